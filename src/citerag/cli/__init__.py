@@ -1,0 +1,65 @@
+"""The ``citerag`` command line: parse, call the library, print.
+
+Each command lives in its own module and registers itself on ``app``; this
+module only builds the app and turns domain errors into one-line messages.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from citerag.errors import CiteragError
+
+app = typer.Typer(
+    name="citerag",
+    help=(
+        "Answers from your own documents, with numbered sources you can check.\n\n"
+        "Typical use: `citerag index docs/` once, then `citerag search \"...\"` "
+        "or `citerag ask \"...\"`."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Console-script entry point: domain errors become one line and an exit code."""
+    from citerag.cli.render import error_console
+
+    try:
+        app(args=argv, standalone_mode=False)
+    except CiteragError as exc:
+        error_console().print(f"[bold red]error:[/] {exc}", highlight=False)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        error_console().print("[yellow]interrupted[/]")
+        return 130
+    except typer.Abort:
+        return 1
+    except SystemExit as exc:  # typer/click exits (--help, usage errors)
+        return int(exc.code or 0)
+    except _click_errors() as exc:
+        exc.show()
+        return exc.exit_code
+    return 0
+
+
+def _click_errors() -> type[Exception]:
+    import click
+
+    return click.ClickException
+
+
+def run() -> None:
+    sys.exit(main())
+
+
+# Command modules register themselves on ``app`` when imported.
+# --- command modules (one import line each) ---
+from citerag.cli import index_cmd as _index_cmd  # noqa: E402,F401
+from citerag.cli import search as _search  # noqa: E402,F401
+# --- end of command modules ---
