@@ -42,3 +42,7 @@ class DocumentError(CiteragError):
 
 class GenerationError(CiteragError):
     """The language model could not be reached or gave an unusable reply."""
+
+
+class EmbeddingError(CiteragError):
+    """The embedding model or server could not be reached or gave unusable vectors."""
