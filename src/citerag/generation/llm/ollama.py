@@ -1,0 +1,126 @@
+"""Ollama's native ``/api/chat`` (JSON and NDJSON streaming)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from citerag.generation.llm.base import Message
+from citerag.generation.llm.errors import LLMHTTPError, LLMMalformedReply, LLMModelNotFound
+from citerag.generation.llm.http import JsonHttp
+from citerag.generation.llm.retry import RetryPolicy
+
+DEFAULT_HOST = "http://127.0.0.1:11434"
+
+
+def normalise_host(host: str) -> str:
+    """``OLLAMA_HOST`` may be ``0.0.0.0:11434`` or ``localhost``; make it a URL."""
+    host = host.strip().rstrip("/")
+    if "://" not in host:
+        host = "http://" + host
+    if host.startswith("http://0.0.0.0"):
+        host = host.replace("0.0.0.0", "127.0.0.1", 1)  # a bind address, not a destination
+    if host.count(":") == 1:  # no port given
+        host += ":11434"
+    return host
+
+
+class OllamaClient:
+    """Chat over Ollama's own API."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        host: str = DEFAULT_HOST,
+        timeout: float = 60.0,
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        self.model = model
+        self.name = f"ollama:{model}"
+        self._http = JsonHttp(normalise_host(host), model=model, timeout=timeout, retry=retry)
+
+    @property
+    def base_url(self) -> str:
+        return self._http.base_url
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> "OllamaClient":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _payload(
+        self, messages: Sequence[Message], temperature: float, max_tokens: int | None, stream: bool
+    ) -> dict[str, Any]:
+        options: dict[str, Any] = {"temperature": temperature}
+        if max_tokens is not None:
+            options["num_predict"] = max_tokens
+        return {
+            "model": self.model,
+            "messages": [m.to_json() for m in messages],
+            "stream": stream,
+            "options": options,
+        }
+
+    def chat(
+        self,
+        messages: Sequence[Message],
+        *,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+        json_schema: dict[str, Any] | None = None,
+    ) -> str:
+        payload = self._payload(messages, temperature, max_tokens, stream=False)
+        if json_schema is not None:
+            payload["format"] = json_schema  # Ollama >= 0.5 constrains output to the schema
+        return self._content(self._http.post_json("api/chat", payload))
+
+    def stream(
+        self,
+        messages: Sequence[Message],
+        *,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+    ) -> Iterator[str]:
+        payload = self._payload(messages, temperature, max_tokens, stream=True)
+        url = self._http.url("api/chat")
+        for line in self._http.post_lines("api/chat", payload):
+            try:
+                event = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise LLMMalformedReply(f"malformed stream line from {url}: {line[:200]!r}") from exc
+            self._check_error(event, url)
+            piece = self._content(event, partial=True)
+            if piece:
+                yield piece
+            if isinstance(event, dict) and event.get("done"):
+                return
+
+    def _check_error(self, event: Any, url: str) -> None:
+        if isinstance(event, dict) and event.get("error"):
+            message = str(event["error"])
+            if "not found" in message and "model" in message:
+                raise LLMModelNotFound(f"model {self.model!r} is not known to {self.base_url}: {message}")
+            raise LLMHTTPError(f"{url} failed: {message}", 500)
+
+    def _content(self, reply: Any, partial: bool = False) -> str:
+        url = self._http.url("api/chat")
+        if not partial:
+            self._check_error(reply, url)
+        try:
+            content = reply["message"]["content"]
+        except (KeyError, TypeError) as exc:
+            if partial and isinstance(reply, dict) and reply.get("done"):
+                return ""  # the final stream line may carry only statistics
+            raise LLMMalformedReply(
+                f"malformed reply from {url}: no message.content in "
+                f"{json.dumps(reply, ensure_ascii=False)[:200]}"
+            ) from exc
+        if not isinstance(content, str):
+            raise LLMMalformedReply(f"malformed reply from {url}: content is not text")
+        return content
