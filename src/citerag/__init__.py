@@ -1,5 +1,7 @@
 """citerag: answers from your own documents, with numbered sources you can check."""
 
+__version__ = "0.1.0"  # before the imports below: citerag.index reads it
+
 from citerag.errors import (
     CiteragError,
     EmptyQuery,
@@ -10,8 +12,7 @@ from citerag.errors import (
     NoDocuments,
 )
 from citerag.types import Chunk, Document, Hit
-
-__version__ = "0.1.0"
+from citerag.index import Index  # noqa: E402  (after the types it uses)
 
 __all__ = [
     "Chunk",
@@ -19,6 +20,7 @@ __all__ = [
     "Document",
     "EmptyQuery",
     "Hit",
+    "Index",
     "IndexCorrupted",
     "IndexIncompatible",
     "IndexNotFound",

@@ -70,5 +70,11 @@ def stack_counts(parts: Sequence[TermCounts]) -> TermCounts:
     data = np.concatenate([b[2] for b in blocks]) if blocks else np.empty(0, np.float32)
     matrix = sp.csc_matrix((data, (rows, cols)), shape=(int(offsets[-1]), len(vocabulary)))
     matrix.sort_indices()
+    # Terms of documents that were dropped would linger with df = 0: prune them.
+    used = np.flatnonzero(np.diff(matrix.indptr) > 0)
+    terms = tuple(vocabulary)
+    if used.size < len(terms):
+        matrix = matrix[:, used]
+        terms = tuple(terms[i] for i in used.tolist())
     doc_len = np.concatenate([p.doc_len for p in parts]) if parts else np.empty(0, np.int32)
-    return TermCounts(matrix=matrix, doc_len=doc_len, terms=tuple(vocabulary))
+    return TermCounts(matrix=matrix, doc_len=doc_len, terms=terms)

@@ -4,10 +4,13 @@ from citerag.store.chunks import CHUNKS_FILE, DocumentRecord, read_chunks, write
 from citerag.store.files import atomic_directory, sha256_file
 from citerag.store.lexical_io import load_counts, save_counts
 from citerag.store.manifest import FORMAT_VERSION, MANIFEST_FILE, Manifest
+from citerag.store.settings import SETTINGS_FILE, IndexSettings
 
 __all__ = [
     "CHUNKS_FILE",
     "FORMAT_VERSION",
+    "IndexSettings",
+    "SETTINGS_FILE",
     "MANIFEST_FILE",
     "DocumentRecord",
     "Manifest",

@@ -19,6 +19,8 @@ from citerag.store.files import sha256_file
 FORMAT_NAME = "citerag-index"
 FORMAT_VERSION = 1
 MANIFEST_FILE = "manifest.json"
+# Edited by users and tools after the build, so not checksummed (see settings.py).
+UNCHECKED_FILES = frozenset({MANIFEST_FILE, "settings.json"})
 
 
 class Manifest(BaseModel):
@@ -38,7 +40,7 @@ class Manifest(BaseModel):
         self.files = {
             p.name: sha256_file(p)
             for p in sorted(directory.iterdir())
-            if p.is_file() and p.name != MANIFEST_FILE
+            if p.is_file() and p.name not in UNCHECKED_FILES
         }
         (directory / MANIFEST_FILE).write_text(
             json.dumps(self.model_dump(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
