@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 from rich.console import Console
 from rich.text import Text
@@ -14,7 +15,30 @@ def console() -> Console:
 
 
 def error_console() -> Console:
-    return Console(stderr=True, highlight=False)
+    # soft_wrap: an error stays one line however narrow the terminal
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def display_source(source: str, fallback: str = "") -> str:
+    """A short form of a source path: relative to the working folder when inside it."""
+    if not source:
+        return fallback
+    path = Path(source)
+    if path.is_absolute():
+        try:
+            return str(path.relative_to(Path.cwd()))
+        except ValueError:
+            parts = path.parts
+            return source if len(parts) <= 3 else str(Path("…", *parts[-2:]))
+    return source
+
+
+def chunk_body(text: str, metadata: Mapping[str, object]) -> str:
+    """The chunk's own text, without the heading prefix added for retrieval."""
+    prefix = metadata.get("prefix")
+    if isinstance(prefix, str) and prefix and text.startswith(prefix):
+        return text[len(prefix) :]
+    return text
 
 
 def snippet(text: str, words: Iterable[str], width: int = 240) -> Text:

@@ -1,0 +1,79 @@
+"""``citerag index``: build or update an index directory from files and folders."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from citerag.cli import app
+from citerag.cli.options import IndexDirOption
+from citerag.cli.progress import stage_progress
+from citerag.cli.render import console, error_console
+from citerag.errors import CiteragError, InvalidInput
+
+
+@app.command("index")
+def index_command(
+    paths: list[Path] = typer.Argument(None, help="Files and folders to index (txt, md, pdf, html, docx, jsonl)."),
+    index_dir: Path = IndexDirOption,
+    strategy: str = typer.Option("auto", "--strategy", "-s", help="Chunking: auto, markdown, sentences, recursive, words, chars."),
+    size: int = typer.Option(None, "--size", help="Chunk size (characters; words for --strategy words)."),
+    overlap: int = typer.Option(None, "--overlap", help="Overlap between neighbouring chunks (same unit as --size)."),
+    include: list[str] = typer.Option([], "--include", help="Only files matching this glob (repeatable)."),
+    exclude: list[str] = typer.Option([], "--exclude", help="Skip files matching this glob (repeatable)."),
+    strict: bool = typer.Option(False, "--strict", help="Stop at the first file that cannot be read."),
+    rebuild: bool = typer.Option(False, "--rebuild", help="Ignore the existing index and process every file again."),
+    sample: bool = typer.Option(False, "--sample", help="Index the bundled sample documents."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars."),
+) -> None:
+    """Index files and folders into an index directory (updated in place: unchanged files are reused)."""
+    from citerag import Index
+    from citerag.chunking import make_chunker
+
+    paths = list(paths or [])
+    if sample:
+        from citerag.data import sample_dir
+
+        paths.append(sample_dir())
+    if not paths:
+        raise InvalidInput("give at least one file or folder to index (or --sample)")
+    missing = [str(p) for p in paths if not Path(p).exists()]
+    if missing:
+        raise InvalidInput(f"no such file or folder: {', '.join(missing)}")
+    chunker = make_chunker(strategy, size=size, overlap=overlap)  # validated before any work
+    previous = None
+    if not rebuild and (index_dir / "manifest.json").exists():
+        try:
+            previous = Index.load(index_dir)
+        except CiteragError as exc:
+            error_console().print(f"[yellow]note:[/] rebuilding from scratch ({exc})")
+    started = time.perf_counter()
+    with stage_progress(not quiet) as progress:
+        index = Index.build(
+            paths,
+            chunker=chunker,
+            include=include,
+            exclude=exclude,
+            strict=strict,
+            previous=previous,
+            progress=progress,  # type: ignore[arg-type]
+        )
+    index.save(index_dir)
+    elapsed = time.perf_counter() - started
+    report = index.report
+    out = console()
+    reused = f" ({report.reused_documents} unchanged, reused)" if report.reused_documents else ""
+    out.print(
+        f"[green]Indexed[/] {report.documents} documents{reused} → {report.chunks} chunks, "
+        f"{len(index.lexical.vocabulary)} terms in {elapsed:.1f}s → [bold]{index_dir}[/]"
+    )
+    if report.failures:
+        table = Table(title=f"{len(report.failures)} file(s) skipped", title_justify="left", show_lines=False)
+        table.add_column("file", overflow="fold")
+        table.add_column("reason", overflow="fold")
+        for failure in report.failures:
+            table.add_row(failure.path, failure.reason)
+        error_console().print(table)
