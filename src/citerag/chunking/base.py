@@ -1,0 +1,143 @@
+"""What every chunker shares: the strategy names, the protocol, and chunk building."""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Protocol
+
+from citerag.loaders.text import Heading, markdown_outline
+from citerag.types import Chunk, Document
+
+Progress = Callable[[int, int], None]
+
+HEADING_SEPARATOR = " / "
+
+
+class Strategy(str, Enum):
+    """How a document is cut into chunks."""
+
+    AUTO = "auto"
+    WORDS = "words"
+    CHARS = "chars"
+    RECURSIVE = "recursive"
+    SENTENCES = "sentences"
+    MARKDOWN = "markdown"
+
+
+class Chunker(Protocol):
+    name: str
+    params: dict[str, Any]
+
+    def split(self, doc: Document) -> list[Chunk]: ...
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A chunk before it gets its id: a span of the document text.
+
+    ``headings`` is ``None`` when the chunker does not know the heading path;
+    it is then looked up in the document outline at ``start``.
+    """
+
+    start: int
+    end: int
+    headings: tuple[str, ...] | None = None
+    prefix: str = ""
+
+
+def trim(text: str, start: int, end: int) -> tuple[int, int]:
+    """Shrink a span so that it neither starts nor ends with whitespace."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def document_outline(doc: Document) -> list[Heading]:
+    """The document's headings with offsets: from the loader, else parsed as Markdown."""
+    stored = doc.metadata.get("outline")
+    if stored:
+        return [
+            Heading(int(h["level"]), str(h["title"]), int(h["start"]), int(h["end"]))
+            for h in stored
+        ]
+    if doc.metadata.get("format") in (None, "md") and "#" in doc.text:
+        return markdown_outline(doc.text)
+    return []
+
+
+def heading_path_at(outline: Sequence[Heading], offset: int, levels: int = 6) -> list[Heading]:
+    """The headings that enclose ``offset`` (outermost first)."""
+    path: list[Heading] = []
+    for heading in outline:
+        if heading.start > offset:
+            break
+        if heading.level > levels:
+            continue
+        while path and path[-1].level >= heading.level:
+            path.pop()
+        path.append(heading)
+    return path
+
+
+def build_chunks(doc: Document, pieces: Sequence[Piece]) -> list[Chunk]:
+    """Number the pieces and attach the metadata every chunk carries."""
+    meta = doc.metadata
+    base: dict[str, Any] = {
+        "source": doc.source or meta.get("source", ""),
+        "title": doc.title or meta.get("title", ""),
+        "format": meta.get("format", ""),
+        "doc_id": doc.id,
+    }
+    pages: Sequence[int] | None = meta.get("pages")
+    outline = document_outline(doc) if any(p.headings is None for p in pieces) else []
+    chunks: list[Chunk] = []
+    for ordinal, piece in enumerate(pieces):
+        headings = piece.headings
+        if headings is None:
+            headings = tuple(h.title for h in heading_path_at(outline, piece.start))
+        metadata = dict(base, headings=list(headings))
+        if pages:
+            metadata["page"] = bisect.bisect_right(pages, piece.start)
+        if piece.prefix:
+            metadata["prefix"] = piece.prefix
+        chunks.append(
+            Chunk(
+                id=f"{doc.id}#{ordinal}",
+                text=piece.prefix + doc.text[piece.start : piece.end],
+                doc_id=doc.id,
+                ordinal=ordinal,
+                start=piece.start,
+                end=piece.end,
+                metadata=metadata,
+            )
+        )
+    return chunks
+
+
+def chunk_documents(
+    docs: Sequence[Document], chunker: Chunker, progress: Progress | None = None
+) -> list[Chunk]:
+    """Chunk every document in order; ``progress(done, total)`` after each one."""
+    chunks: list[Chunk] = []
+    for done, doc in enumerate(docs, start=1):
+        chunks.extend(chunker.split(doc))
+        if progress is not None:
+            progress(done, len(docs))
+    return chunks
+
+
+def params_of(size: int, overlap: int, **options: Any) -> dict[str, Any]:
+    return {"size": size, "overlap": overlap, **options}
+
+
+def is_markdownish(doc: Document, meta: Mapping[str, Any] | None = None) -> bool:
+    """Markdown files, and any document whose loader found headings."""
+    meta = doc.metadata if meta is None else meta
+    if meta.get("format") == "md" or meta.get("outline"):
+        return True
+    return meta.get("format") is None and bool(document_outline(doc))

@@ -1,0 +1,92 @@
+"""Plain text and Markdown files: decoding, titles and the heading outline."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import charset_normalizer
+
+from citerag.errors import DocumentError
+
+# How many leading bytes are checked for NUL bytes (a sure sign of binary data).
+_SNIFF_BYTES = 8192
+
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A heading line: its level (1 = top), its text and its line's offsets."""
+
+    level: int
+    title: str
+    start: int
+    end: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"level": self.level, "title": self.title, "start": self.start, "end": self.end}
+
+
+def decode_text(data: bytes) -> str:
+    """Bytes of a text file -> text with ``\\n`` line ends.
+
+    UTF-8 is tried first (most files, and cheap); anything else goes through
+    charset-normalizer, which recognises e.g. cp1251 and KOI8-R Russian text.
+    """
+    if not data.strip():
+        raise DocumentError("empty file")
+    if b"\x00" in data[:_SNIFF_BYTES] and not _is_utf16(data):
+        raise DocumentError("binary file (contains NUL bytes), not text")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        best = charset_normalizer.from_bytes(data).best()
+        if best is None:
+            raise DocumentError(
+                "undecodable bytes: not UTF-8 and no other text encoding fits"
+            ) from None
+        text = str(best)
+    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    if not text.strip():
+        raise DocumentError("empty file (only whitespace)")
+    return text
+
+
+def _is_utf16(data: bytes) -> bool:
+    return data.startswith((b"\xff\xfe", b"\xfe\xff"))
+
+
+def markdown_outline(text: str) -> list[Heading]:
+    """ATX headings (``# ...``) outside fenced code blocks, in document order."""
+    headings: list[Heading] = []
+    fence: str | None = None
+    pos = 0
+    for line in text.splitlines(keepends=True):
+        start, pos = pos, pos + len(line)
+        body = line.rstrip("\n")
+        fence_match = _FENCE.match(body)
+        if fence_match:
+            marker = fence_match.group(1)
+            if fence is None:
+                fence = marker[0] * 3
+            elif marker.startswith(fence):
+                fence = None
+            continue
+        if fence is not None or "#" not in body[:4]:
+            continue
+        match = _ATX.match(body)
+        if match and match.group(2):
+            headings.append(
+                Heading(len(match.group(1)), match.group(2).strip(), start, start + len(body))
+            )
+    return headings
+
+
+def first_title(outline: list[Heading]) -> str:
+    """The first level-1 heading, else the first heading of any level, else ``""``."""
+    for heading in outline:
+        if heading.level == 1:
+            return heading.title
+    return outline[0].title if outline else ""
