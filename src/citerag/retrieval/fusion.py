@@ -1,0 +1,101 @@
+"""Fusing several retrievers' ranked lists into one.
+
+* ``rrf``: reciprocal rank fusion, ``sum_i w_i / (k + rank_i)``; only ranks
+  matter, so score scales never need calibrating.
+* ``zscore`` / ``minmax``: each list's scores are standardised (or scaled to
+  [0, 1]) over its own candidates, then summed with weights. A candidate a
+  retriever did not return counts as that list's lowest normalised score.
+
+Every fused item keeps each retriever's own score and 1-based rank.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+import numpy as np
+
+from citerag.errors import InvalidInput
+from citerag.retrieval.candidates import Candidates
+
+
+class FusionMethod(str, Enum):
+    RRF = "rrf"
+    ZSCORE = "zscore"
+    MINMAX = "minmax"
+
+    @classmethod
+    def parse(cls, value: "str | FusionMethod") -> "FusionMethod":
+        try:
+            return cls(value)
+        except ValueError:
+            valid = ", ".join(m.value for m in cls)
+            raise InvalidInput(f"unknown fusion method {value!r}: use one of {valid}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class FusionSettings:
+    method: FusionMethod = FusionMethod.RRF
+    rrf_k: float = 60.0
+    weights: Mapping[str, float] = field(default_factory=dict)  # retriever -> weight (default 1)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "method", FusionMethod.parse(self.method))
+        if self.rrf_k < 0:
+            raise InvalidInput(f"RRF k must be 0 or more, got {self.rrf_k}")
+        bad = {name: w for name, w in self.weights.items() if w < 0}
+        if bad:
+            raise InvalidInput(f"fusion weights must not be negative: {bad}")
+
+    def weight(self, name: str) -> float:
+        return float(self.weights.get(name, 1.0))
+
+
+@dataclass(frozen=True, slots=True)
+class Fused:
+    row: int
+    score: float
+    scores: dict[str, float]
+    ranks: dict[str, int]
+
+
+def _normalised(scores: np.ndarray, method: FusionMethod) -> np.ndarray:
+    s = scores.astype(np.float64)
+    if s.size == 0:
+        return s
+    if method is FusionMethod.MINMAX:
+        span = s.max() - s.min()
+        return (s - s.min()) / span if span > 0 else np.ones_like(s)
+    std = s.std()
+    return (s - s.mean()) / std if std > 0 else np.zeros_like(s)
+
+
+def fuse(lists: Sequence[Candidates], settings: FusionSettings | None = None) -> list[Fused]:
+    """One list, best first; ties broken by the best single-retriever rank, then row."""
+    cfg = settings or FusionSettings()
+    scores: dict[int, dict[str, float]] = {}
+    ranks: dict[int, dict[str, int]] = {}
+    contrib: dict[str, dict[int, float]] = {}
+    floors: dict[str, float] = {}
+    for cands in lists:
+        if cfg.method is FusionMethod.RRF:
+            values = 1.0 / (cfg.rrf_k + np.arange(1, len(cands) + 1, dtype=np.float64))
+            floors[cands.name] = 0.0
+        else:
+            values = _normalised(cands.scores, cfg.method)
+            floors[cands.name] = float(values.min()) if values.size else 0.0
+        contrib[cands.name] = {}
+        for rank, (row, raw, value) in enumerate(zip(cands.rows.tolist(), cands.scores.tolist(), values), 1):
+            scores.setdefault(row, {})[cands.name] = float(raw)
+            ranks.setdefault(row, {})[cands.name] = rank
+            contrib[cands.name][row] = float(value)
+    fused = []
+    for row in scores:
+        total = sum(
+            cfg.weight(name) * contrib[name].get(row, floors[name]) for name in contrib
+        )
+        fused.append(Fused(row=row, score=total, scores=scores[row], ranks=ranks[row]))
+    fused.sort(key=lambda f: (-f.score, min(f.ranks.values()), f.row))
+    return fused
