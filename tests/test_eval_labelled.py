@@ -72,8 +72,11 @@ class FakeIndex:
         self.chunks = chunks
         self.calls: list[str | None] = []
 
-    def search(self, query: str, k: int = 10, retriever: str | None = None) -> list[Hit]:
+    def search(
+        self, query: str, k: int = 10, *, retriever: str | None = None, min_score: float | None = None
+    ) -> list[Hit]:
         self.calls.append(retriever)
+        assert min_score == float("-inf")  # the evaluation must see every hit
         words = {w.strip("?").lower() for w in query.split() if len(w) > 3}
         if not words:
             raise EmptyQuery(f"query {query!r} has no searchable words")

@@ -62,4 +62,5 @@ def run() -> None:
 # --- command modules (one import line each) ---
 from citerag.cli import index_cmd as _index_cmd  # noqa: E402,F401
 from citerag.cli import search as _search  # noqa: E402,F401
+from citerag.cli import eval as _eval  # noqa: E402,F401
 # --- end of command modules ---

@@ -24,7 +24,9 @@ Progress = Callable[[int, int], None]
 
 
 class Searchable(Protocol):
-    def search(self, query: str, k: int = 10, retriever: str | None = None) -> list[Hit]: ...
+    def search(
+        self, query: str, k: int = 10, *, retriever: str | None = None, min_score: float | None = None
+    ) -> list[Hit]: ...
 
 
 @dataclass(frozen=True)
@@ -122,7 +124,8 @@ def run_queries(
     for done, (query_id, text) in enumerate(queries.items(), start=1):
         started = time.perf_counter()
         try:
-            hits = index.search(text, k=k, retriever=retriever)
+            # No score cut-off here: the threshold is judged separately, on the best scores.
+            hits = index.search(text, k=k, retriever=retriever, min_score=NO_HIT)
         except EmptyQuery:
             hits = []
         seconds = time.perf_counter() - started

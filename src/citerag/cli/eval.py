@@ -1,0 +1,177 @@
+"""``citerag eval``: retrieval quality on labelled questions, several configurations side by side."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+from rich.table import Table
+
+from citerag.cli import app
+from citerag.cli.options import IndexDirOption, JsonOption
+from citerag.cli.progress import stage_progress
+from citerag.cli.render import console, error_console
+from citerag.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from citerag.evaluation.runner import ConfigResult
+
+
+def parse_chunking(spec: str) -> tuple[str, int | None, int | None]:
+    """``"sentences:400:50"`` → ``("sentences", 400, 50)``; size and overlap are optional."""
+    parts = spec.split(":")
+    if not parts[0] or len(parts) > 3:
+        raise InvalidInput(f"chunking variant {spec!r} is not strategy[:size[:overlap]], e.g. sentences:400:50")
+    try:
+        numbers = [int(p) if p else None for p in parts[1:]]
+    except ValueError as e:
+        raise InvalidInput(f"chunking variant {spec!r}: size and overlap must be integers, e.g. words:200:40") from e
+    numbers += [None] * (2 - len(numbers))
+    return parts[0], numbers[0], numbers[1]
+
+
+def _negatives(path: Path | None) -> dict[str, str]:
+    if path is None:
+        return {}
+    from citerag.evaluation.labelled import read_labelled_csv
+
+    # Every question of this file counts as unanswerable, whatever its chunk_id column says.
+    return {f"neg-{q.id}": q.question for q in read_labelled_csv(path).questions}
+
+
+@app.command("eval")
+def eval_command(
+    questions: Path = typer.Option(None, "--questions", "-q", help="CSV of labelled questions `question;chunk_id` (evaluated against --index)."),
+    beir: Path = typer.Option(None, "--beir", help="A BEIR folder (corpus.jsonl, queries.jsonl, qrels); indexed here."),
+    index_dir: Path = IndexDirOption,
+    split: str = typer.Option("test", "--split", help="BEIR judgement split (qrels/<split>.tsv)."),
+    retrievers: list[str] = typer.Option(None, "--retriever", "-r", help="Retriever to compare; repeat for several (bm25, tfidf, ...)."),
+    chunkings: list[str] = typer.Option(None, "--chunking", "-c", help="BEIR only: chunking variant strategy[:size[:overlap]]; repeat for several."),
+    ks: list[int] = typer.Option([1, 3, 5, 10, 100], "--k", "-k", help="Cut-offs for the metrics; repeat for several."),
+    negatives: Path = typer.Option(None, "--negatives", help="CSV of unanswerable questions, to judge the not-found threshold."),
+    min_score: float = typer.Option(None, "--min-score", help="The not-found threshold to judge (default: the index setting)."),
+    out: Path = typer.Option(None, "--out", "-o", help="Also write every figure (per-question ranks included) as JSON here."),
+    plot: Path = typer.Option(None, "--plot", help="Write a bar chart PNG of the headline metrics here."),
+    show_ranks: bool = typer.Option(False, "--ranks", help="Print each question's rank of its first relevant chunk."),
+    as_json: bool = JsonOption,
+    quiet: bool = typer.Option(False, "--quiet", help="No progress bars."),
+) -> None:
+    """Measure Hit@k, MRR@k, nDCG@k, Recall@k, latency and build time; compare configurations."""
+    from citerag.evaluation.benchmark import evaluate_beir, evaluate_labelled
+    from citerag.evaluation.report import headline_metrics, plot_results, results_to_json
+    from citerag.evaluation.runner import EvalConfig
+
+    if (questions is None) == (beir is None):
+        raise InvalidInput("give exactly one of --questions CSV (with --index) or --beir FOLDER")
+    if any(k < 1 for k in ks):
+        raise InvalidInput(f"--k values must be positive, got {sorted(ks)}")
+    extra_negatives = _negatives(negatives)
+    with stage_progress(not quiet and not as_json) as progress:
+        if beir is not None:
+            from citerag.evaluation.beir import load_beir
+
+            data = load_beir(beir, split=split)
+            variants = [parse_chunking(c) for c in chunkings] or [(None, None, None)]
+            configs = [
+                EvalConfig(r, chunking=c, chunk_size=s, chunk_overlap=o)
+                for c, s, o in variants
+                for r in (retrievers or ["bm25"])
+            ]
+            results = evaluate_beir(
+                data, configs, ks=ks, negatives=extra_negatives, min_score=min_score, progress=progress  # type: ignore[arg-type]
+            )
+            source, texts = f"beir:{beir}", data.queries
+        else:
+            from citerag import Index
+            from citerag.evaluation.labelled import LabelledQuestion, LabelledSet, read_labelled_csv
+
+            if chunkings:
+                raise InvalidInput("--chunking compares chunkings of a BEIR folder; with --questions the index's own chunks are used")
+            labelled = read_labelled_csv(questions)
+            labelled = LabelledSet(
+                labelled.questions + tuple(LabelledQuestion(i, q) for i, q in extra_negatives.items())
+            )
+            index = Index.load(index_dir)
+            results = evaluate_labelled(
+                index,
+                labelled,
+                retrievers or [index.settings.retriever or "bm25"],
+                ks=ks,
+                min_score=min_score,
+                progress=progress,  # type: ignore[arg-type]
+            )
+            source = f"questions:{questions}"
+            texts = {q.id: q.question for q in labelled.questions}
+    figures = results_to_json(results, source=source, ks=ks, questions=texts)
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(figures, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    headline = headline_metrics(ks)
+    if plot is not None:
+        plot_results(results, plot, headline)
+    if as_json:
+        console().print_json(json.dumps(figures, ensure_ascii=False))
+        return
+    _print_table(results, headline, source)
+    if show_ranks:
+        _print_ranks(results, texts)
+    unknown = max((r.extra.get("unknown_chunk_ids", 0) for r in results), default=0)
+    if unknown:
+        error_console().print(
+            f"[yellow]note:[/] {int(unknown)} question(s) name chunk ids missing from the index; they count as misses"
+        )
+    for path in (out, plot):
+        if path is not None:
+            console().print(f"wrote {path}")
+
+
+def _print_table(results: Sequence[ConfigResult], headline: list[str], source: str) -> None:
+    n = results[0].report.n_queries if results else 0
+    table = Table(title=f"{source}: {n} questions", title_justify="left")
+    table.add_column("configuration")
+    for name in headline:
+        table.add_column(name, justify="right")
+    table.add_column("p50 ms", justify="right")
+    table.add_column("p95 ms", justify="right")
+    table.add_column("build s", justify="right")
+    table.add_column("chunks", justify="right")
+    judged = any(r.threshold is not None for r in results)
+    if judged:
+        table.add_column("false answers", justify="right")
+        table.add_column("false refusals", justify="right")
+        table.add_column("best threshold", justify="right")
+    for r in results:
+        row = [r.config.name, *(f"{r.report.metrics[m]:.3f}" for m in headline)]
+        row += [f"{r.latency_p50_ms:.2f}", f"{r.latency_p95_ms:.2f}"]
+        row += ["" if r.build_seconds is None else f"{r.build_seconds:.2f}", "" if r.n_chunks is None else str(r.n_chunks)]
+        if judged:
+            t, b = r.threshold, r.best
+            row += [
+                f"{t.false_answer_rate:.1%}" if t else "",
+                f"{t.false_refusal_rate:.1%}" if t else "",
+                f"{b.threshold:.3g} ({b.balanced_error:.1%} err)" if b else "",
+            ]
+        table.add_row(*row)
+    console().print(table)
+    if judged:
+        console().print(
+            "[dim]false answers: unanswerable questions answered at the threshold; false refusals: answerable "
+            "questions refused. `citerag tune-threshold` writes the best threshold into the index.[/]"
+        )
+
+
+def _print_ranks(results: Sequence[ConfigResult], texts: dict[str, str]) -> None:
+    table = Table(title="rank of the first relevant chunk (— = not retrieved)", title_justify="left")
+    table.add_column("question", overflow="fold", ratio=3)
+    for r in results:
+        table.add_column(r.config.name, justify="right")
+    for qid in results[0].ranks if results else []:
+        cells = []
+        for r in results:
+            rank = r.ranks.get(qid)
+            cells.append("—" if rank is None else str(rank))
+        table.add_row(texts.get(qid, qid), *cells)
+    console().print(table)
