@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 
 from citerag import __version__
+from citerag.dense import Embedder
+from citerag.dense.retriever import DenseRetriever, make_dense
 from citerag.errors import EmptyQuery, IndexIncompatible, InvalidInput, NoDocuments
 from citerag.lexical import BM25Params, LexicalIndex, Scheme, TermCounts, count_terms, stack_counts
 from citerag.store import (
@@ -28,10 +30,11 @@ from citerag.store import (
     save_counts,
     write_chunks,
 )
+from citerag.store.vectors_io import load_vectors, save_vectors
 from citerag.text import Analyzer, AnalyzerConfig
 from citerag.types import Chunk, Document, Hit
 
-# (stage, done, total): stages are "load", "chunk", "analyse".
+# (stage, done, total): stages are "load", "chunk", "analyse", "embed".
 BuildProgress = Callable[[str, int, int], None]
 
 
@@ -58,9 +61,13 @@ class Index:
         chunking: Mapping[str, Any] | None = None,
         settings: IndexSettings | None = None,
         report: BuildReport | None = None,
+        dense: DenseRetriever | None = None,
     ) -> None:
         if lexical.n_docs != len(chunks):
             raise ValueError(f"lexical index has {lexical.n_docs} rows for {len(chunks)} chunks")
+        if dense is not None and dense.size != len(chunks):
+            raise ValueError(f"dense index has {dense.size} rows for {len(chunks)} chunks")
+        self.dense = dense
         self.chunks: list[Chunk] = list(chunks)
         self.analyzer = analyzer
         self.lexical = lexical
@@ -88,18 +95,21 @@ class Index:
         documents: Sequence[DocumentRecord] = (),
         chunking: Mapping[str, Any] | None = None,
         progress: BuildProgress | None = None,
+        embedder: Embedder | None = None,
     ) -> "Index":
-        """Index ready-made chunks as they are."""
+        """Index ready-made chunks as they are (with vectors when given an ``embedder``)."""
         _check_unique_ids(chunks)
         analyzer = analyzer or Analyzer()
         stage_progress = (lambda d, t: progress("analyse", d, t)) if progress else None
         counts = count_terms(analyzer.analyze_many([c.text for c in chunks], stage_progress))
+        embed_progress = (lambda d, t: progress("embed", d, t)) if progress else None
         return cls(
             chunks,
             analyzer=analyzer,
             lexical=LexicalIndex(counts, bm25),
             documents=documents,
             chunking=chunking,
+            dense=make_dense(chunks, embedder, progress=embed_progress) if embedder else None,
         )
 
     @classmethod
@@ -143,8 +153,9 @@ class Index:
         bm25: BM25Params | None = None,
         previous: "Index | None" = None,
         progress: BuildProgress | None = None,
+        embedder: Embedder | None = None,
     ) -> "Index":
-        """Load, chunk and index files and folders.
+        """Load, chunk and index files and folders (with vectors when given an ``embedder``).
 
         With ``previous`` (an index of an earlier run with the same analyser
         and chunking), documents whose content hash is unchanged keep their
@@ -200,6 +211,7 @@ class Index:
             documents=documents,
             chunking=chunking,
             settings=previous.settings if previous else None,
+            dense=_build_dense(chunks, embedder, previous, progress),
             report=BuildReport(
                 documents=len(loaded.documents) + len({r.doc_id for r in loaded.records}),
                 reused_documents=len(reusable),
@@ -243,39 +255,46 @@ class Index:
         *,
         retriever: str | None = None,
         min_score: float | None = None,
+        filters: Sequence[Any] = (),
+        settings: Any = None,
+        reranker: Any = None,
     ) -> list[Hit]:
         """The ``k`` best chunks for ``query``, best first.
 
-        ``retriever`` is "bm25" (default) or "tfidf"; hits scoring below
-        ``min_score`` (default: the index settings) are dropped, so an empty
-        list means nothing relevant was found.
+        ``retriever`` is "bm25", "tfidf", "dense" or "hybrid" (default: the
+        index's setting, else hybrid when the index has vectors, else bm25).
+        ``filters`` are ``key=value`` strings or ``MetadataFilter`` values.
+        Hits scoring below ``min_score`` (default: the index settings) are
+        dropped, so an empty list means nothing relevant was found.
         """
-        if not isinstance(k, int) or k <= 0:
-            raise InvalidInput(f"k must be a positive integer, got {k!r}")
-        scheme = Scheme.parse(retriever or self.settings.retriever or Scheme.BM25)
-        terms = self.query_terms(query)
-        rows, scores = self.lexical.search_rows(terms, k, scheme=scheme)
-        threshold = self.settings.min_score if min_score is None else min_score
-        return self._hits(rows, scores, scheme.value, terms, threshold)
+        result = self.retrieve(
+            query, k, retriever=retriever, min_score=min_score, filters=filters, settings=settings, reranker=reranker
+        )
+        return list(result.hits)
 
-    def _hits(
-        self, rows: np.ndarray, scores: np.ndarray, name: str, terms: Sequence[str], threshold: float | None
-    ) -> list[Hit]:
-        hits = []
-        for rank, (row, score) in enumerate(zip(rows.tolist(), scores.tolist()), 1):
-            if threshold is not None and score < threshold:
-                continue
-            hits.append(
-                Hit(
-                    chunk=self.chunks[row],
-                    score=score,
-                    rank=len(hits) + 1,
-                    scores={name: score},
-                    ranks={name: rank},
-                    matched_terms=self.matched_terms(row, terms),
-                )
-            )
-        return hits
+    def retrieve(
+        self,
+        query: str,
+        k: int = 10,
+        *,
+        retriever: str | None = None,
+        min_score: float | None = None,
+        filters: Sequence[Any] = (),
+        settings: Any = None,
+        reranker: Any = None,
+    ) -> Any:
+        """Like ``search`` but returns a ``citerag.retrieval.SearchResult`` that also
+        tells which retrievers ranked each hit, typo corrections and filter counts."""
+        from citerag.retrieval import search as hybrid_search
+        from citerag.retrieval.search_options import search_settings
+
+        cfg = search_settings(
+            settings,
+            retriever=retriever or self.settings.retriever,
+            min_score=self.settings.min_score if min_score is None else min_score,
+            filters=filters,
+        )
+        return hybrid_search(self, query, k, cfg, reranker=reranker)
 
     def matched_terms(self, row: int, terms: Sequence[str]) -> tuple[str, ...]:
         """Which of the analysed query ``terms`` occur in chunk ``row``."""
@@ -301,6 +320,9 @@ class Index:
         with atomic_directory(directory) as staging:
             write_chunks(staging / CHUNKS_FILE, self.chunks, self.documents)
             save_counts(staging, self.lexical.counts)
+            components: dict[str, Any] = {}
+            if self.dense is not None:
+                components["dense"] = save_vectors(staging, self.dense)
             if self.settings.model_dump(exclude_none=True):
                 self.settings.write(staging)
             Manifest(
@@ -309,6 +331,7 @@ class Index:
                 components={
                     "lexical": {"bm25": self.lexical.bm25.model_dump(), "terms": len(self.lexical.vocabulary)},
                     "chunking": self.chunking,
+                    **components,
                 },
                 stats={"chunks": len(self.chunks), "documents": len(self.documents)},
             ).write(staging)
@@ -331,6 +354,7 @@ class Index:
         chunks, documents = read_chunks(directory / CHUNKS_FILE)
         counts = load_counts(directory)
         lexical_meta = manifest.components.get("lexical", {})
+        dense_meta = manifest.components.get("dense")
         return cls(
             chunks,
             analyzer=analyzer,
@@ -338,7 +362,19 @@ class Index:
             documents=documents,
             chunking=manifest.components.get("chunking", {}),
             settings=IndexSettings.read(directory),
+            dense=load_vectors(directory, dense_meta, len(chunks)) if dense_meta else None,
         )
+
+
+def _build_dense(
+    chunks: Sequence[Chunk], embedder: Embedder | None, previous: "Index | None", progress: BuildProgress | None
+) -> DenseRetriever | None:
+    """Vectors for a build; chunks unchanged since ``previous`` keep theirs."""
+    if embedder is None:
+        return None
+    old = (previous.chunks, previous.dense) if previous is not None and previous.dense is not None else None
+    embed_progress = (lambda d, t: progress("embed", d, t)) if progress else None
+    return make_dense(chunks, embedder, previous=old, progress=embed_progress)
 
 
 def _check_unique_ids(chunks: Sequence[Chunk]) -> None:

@@ -19,8 +19,10 @@ class Retriever(str, Enum):
 
     @classmethod
     def parse(cls, value: "str | Retriever") -> "Retriever":
+        if isinstance(value, cls):
+            return value
         try:
-            return cls(str(value).lower() if isinstance(value, str) else value)
+            return cls(str(value).strip().lower())
         except ValueError:
             valid = ", ".join(r.value for r in cls)
             raise InvalidInput(f"unknown retriever {value!r}: use one of {valid}") from None
