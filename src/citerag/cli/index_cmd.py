@@ -28,6 +28,16 @@ def index_command(
     rebuild: bool = typer.Option(False, "--rebuild", help="Ignore the existing index and process every file again."),
     sample: bool = typer.Option(False, "--sample", help="Index the bundled sample documents."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars."),
+    embedder_spec: str = typer.Option(
+        "auto", "--embedder", "-e", envvar="CITERAG_EMBEDDER",
+        help="Vectors for dense/hybrid search: auto (the index's, else e5 when installed), e5, hash, "
+        "ollama:<model>, openai:<model>, st:<path>, or none (lexical only).",
+    ),
+    embedding_cache: Path = typer.Option(
+        None, "--embedding-cache", envvar="CITERAG_EMBEDDING_CACHE",
+        help="Embedding cache file (default: the user cache folder); unchanged text is never embedded twice.",
+    ),
+    no_embedding_cache: bool = typer.Option(False, "--no-embedding-cache", help="Do not read or write the embedding cache."),
 ) -> None:
     """Index files and folders into an index directory (updated in place: unchanged files are reused)."""
     from citerag import Index
@@ -50,6 +60,13 @@ def index_command(
             previous = Index.load(index_dir)
         except CiteragError as exc:
             error_console().print(f"[yellow]note:[/] rebuilding from scratch ({exc})")
+    from citerag.dense import default_cache_path, resolve_embedder
+
+    cache = None if no_embedding_cache else str(embedding_cache or default_cache_path())
+    previous_embedder = previous.dense.info.name if previous is not None and previous.dense is not None else None
+    embedder, note = resolve_embedder(embedder_spec, previous=previous_embedder, cache_path=cache)
+    if note:
+        error_console().print(f"[yellow]note:[/] {note}")
     started = time.perf_counter()
     with stage_progress(not quiet) as progress:
         index = Index.build(
@@ -60,6 +77,7 @@ def index_command(
             strict=strict,
             previous=previous,
             progress=progress,  # type: ignore[arg-type]
+            embedder=embedder,
         )
     index.save(index_dir)
     elapsed = time.perf_counter() - started
@@ -70,6 +88,10 @@ def index_command(
         f"[green]Indexed[/] {report.documents} documents{reused} → {report.chunks} chunks, "
         f"{len(index.lexical.vocabulary)} terms in {elapsed:.1f}s → [bold]{index_dir}[/]"
     )
+    if index.dense is not None:
+        info = index.dense.info
+        cached = f", {embedder.hits} from the embedding cache" if getattr(embedder, "hits", 0) else ""
+        out.print(f"Vectors: {info.name} ({info.dim} dimensions){cached}; search is hybrid")
     if report.failures:
         table = Table(title=f"{len(report.failures)} file(s) skipped", title_justify="left", show_lines=False)
         table.add_column("file", overflow="fold")

