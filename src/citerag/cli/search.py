@@ -18,19 +18,57 @@ def search_command(
     query: str = typer.Argument(..., help="What to look for, in your own words."),
     index_dir: Path = IndexDirOption,
     k: int = TopKOption,
-    retriever: str = typer.Option(None, "--retriever", "-r", help="bm25 or tfidf (default: the index's setting, else bm25)."),
-    min_score: float = typer.Option(None, "--min-score", help="Drop hits scoring below this."),
+    retriever: str = typer.Option(
+        None, "--retriever", "-r",
+        help="bm25, tfidf, dense or hybrid (default: the index's setting, else hybrid when it has vectors, else bm25).",
+    ),
+    min_score: float = typer.Option(None, "--min-score", help="Drop hits scoring below this (the final score)."),
+    filters: list[str] = typer.Option(
+        [], "--filter", "-f", help="Metadata filter, repeatable: key=value, key=a|b, key>=x, key<=x, key=lo..hi."
+    ),
+    explain: bool = typer.Option(False, "--explain", help="Show each retriever's score and rank, typo corrections, filters."),
+    fusion: str = typer.Option("rrf", "--fusion", help="Hybrid fusion: rrf, zscore or minmax."),
+    rrf_k: float = typer.Option(60.0, "--rrf-k", help="The k of reciprocal rank fusion."),
+    embedder_spec: str = typer.Option(
+        None, "--embedder", "-e", help="Query embedder (default: the one the index was built with; must match it)."
+    ),
+    rerank_spec: str = typer.Option(
+        None, "--rerank", help="Rerank with cross-encoder:<model dir> or llm:<openai|ollama>:<model>."
+    ),
+    top_k_retrieve: int = typer.Option(50, "--top-k-retrieve", min=1, help="Candidates per retriever (and for the reranker)."),
+    no_typos: bool = typer.Option(False, "--no-typo-correction", help="Search the query words exactly as typed."),
     as_json: bool = JsonOption,
 ) -> None:
     """Search an index and show the best chunks."""
     from citerag import Index
+    from citerag.cli.explain import explain_json, print_explain
+    from citerag.retrieval import FusionSettings, RetrievalSettings
+    from citerag.retrieval.rerank import make_reranker
 
     index = Index.load(index_dir)
-    hits = index.search(query, k=k, retriever=retriever, min_score=min_score)
+    if embedder_spec and index.dense is not None:
+        from citerag.dense import make_embedder
+
+        index.dense = index.dense.with_embedder(make_embedder(embedder_spec))
+    settings = RetrievalSettings(
+        fusion=FusionSettings(method=fusion, rrf_k=rrf_k),  # type: ignore[arg-type]
+        top_k_retrieve=top_k_retrieve,
+        correct_typos=not no_typos,
+    )
+    reranker = make_reranker(rerank_spec) if rerank_spec else None
+    result = index.retrieve(
+        query, k=k, retriever=retriever, min_score=min_score, filters=filters, settings=settings, reranker=reranker
+    )
+    hits = result.hits
     out = console()
     if as_json:
-        out.print_json(json.dumps({"query": query, "hits": [h.to_json() for h in hits]}, ensure_ascii=False))
+        data = {"query": query, "hits": [h.to_json() for h in hits]}
+        if explain:
+            data["explain"] = explain_json(result)
+        out.print_json(json.dumps(data, ensure_ascii=False))
         return
+    if explain:
+        print_explain(out, result, len(index.chunks), settings.fusion.method.value)
     if not hits:
         out.print("[yellow]Nothing found.[/]")
         return

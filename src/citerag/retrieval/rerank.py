@@ -145,3 +145,21 @@ def parse_scores(reply: str, n: int, name: str = "llm") -> list[float]:
             f"reranker {name} gave {len(numbers)} scores for {n} passages: {reply[:120]!r}"
         )
     return numbers
+
+
+RERANKER_SPECS = ("cross-encoder:<model dir>", "llm:<openai|ollama>:<model>")
+
+
+def make_reranker(spec: str) -> Reranker:
+    """``cross-encoder:<path>`` or ``llm:<llm spec>`` (e.g. ``llm:ollama:qwen2.5``)."""
+    kind, _, arg = spec.strip().partition(":")
+    if kind == "cross-encoder" and arg:
+        return CrossEncoderReranker(arg)
+    if kind == "llm" and arg:
+        from citerag.generation.llm import make_llm
+
+        client = make_llm(arg)
+        if client is None:
+            raise InvalidInput(f"reranker {spec!r} names no model: use llm:<openai|ollama>:<model>")
+        return LLMReranker(client)
+    raise InvalidInput(f"unknown reranker {spec!r}: use one of {', '.join(RERANKER_SPECS)}")
