@@ -2,5 +2,16 @@
 
 from citerag.chunking.base import Chunker, Strategy, chunk_documents
 from citerag.chunking.factory import make_chunker
+from citerag.chunking.stats import ChunkStats, Histogram, LengthSummary, chunk_stats, length_histogram
 
-__all__ = ["Chunker", "Strategy", "chunk_documents", "make_chunker"]
+__all__ = [
+    "ChunkStats",
+    "Chunker",
+    "Histogram",
+    "LengthSummary",
+    "Strategy",
+    "chunk_documents",
+    "chunk_stats",
+    "length_histogram",
+    "make_chunker",
+]
