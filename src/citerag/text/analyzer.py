@@ -24,7 +24,7 @@ from citerag.text.stopwords import SUPPORTED_LANGUAGES, stop_words
 from citerag.text.tokenize import script_of, token_spans, tokenize
 
 # Bump when the analysis of the same text changes, so old indexes are refused.
-ANALYZER_VERSION = 1
+ANALYZER_VERSION = 2
 
 Progress = Callable[[int, int], None]
 
@@ -33,6 +33,13 @@ class RussianMode(str, Enum):
     LEMMA = "lemma"
     STEM = "stem"
     NONE = "none"
+
+
+class UnknownRussian(str, Enum):
+    """What to do with a Cyrillic word that is not in the dictionary (names, jargon, typos)."""
+
+    STEM = "stem"  # Snowball stem: cheap, and the same for every form of the word
+    PREDICT = "predict"  # pymorphy3's guess by analogy: ~15x slower per word
 
 
 class EnglishMode(str, Enum):
@@ -46,6 +53,7 @@ class AnalyzerConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     russian: RussianMode = RussianMode.LEMMA
+    unknown_russian: UnknownRussian = UnknownRussian.STEM
     english: EnglishMode = EnglishMode.STEM
     stopwords: tuple[str, ...] = Field(default=("ru", "en"))
 
@@ -80,7 +88,7 @@ class Analyzer:
             "version": ANALYZER_VERSION,
             "config": json.loads(cfg.model_dump_json()),
             "russian": {
-                RussianMode.LEMMA: self._lemmatizer.version,
+                RussianMode.LEMMA: f"{self._lemmatizer.version}+unknown:{self._ru_stemmer.version}",
                 RussianMode.STEM: self._ru_stemmer.version,
                 RussianMode.NONE: "none",
             }[cfg.russian],
@@ -100,6 +108,10 @@ class Analyzer:
         if self._stop is None:
             self._stop = stop_words(self.config.stopwords, self._lemmatizer)
         return self._stop
+
+    def clear_cache(self) -> None:
+        """Forget the per-token results (bounds memory; keeps loaded dictionaries)."""
+        self._cache.clear()
 
     def warm_up(self) -> None:
         """Load the dictionaries now (otherwise the first text pays for it)."""
@@ -124,7 +136,15 @@ class Analyzer:
         cfg = self.config
         if script == "cyrillic":
             if cfg.russian is RussianMode.LEMMA:
-                return self._lemmatizer.lemma(token)
+                lemma = self._lemmatizer.lemma(token)
+                if lemma is None:
+                    lemma = (
+                        self._lemmatizer.predict(token)
+                        if cfg.unknown_russian is UnknownRussian.PREDICT
+                        else self._ru_stemmer.stem(token)
+                    )
+                # Lists name only some forms ("какой" but not "каких"): check the lemma too.
+                return "" if lemma in self.stop_words else lemma
             if cfg.russian is RussianMode.STEM:
                 return self._ru_stemmer.stem(token)
         elif script == "latin" and cfg.english is EnglishMode.STEM:

@@ -8,12 +8,16 @@ which would otherwise split a word in two. Latin diacritics are folded
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 # Combining Diacritical Marks block, except U+0306 (breve): in decomposed
-# text ``и`` + U+0306 is ``й``, which NFC restores before we get here.
-_COMBINING = {cp: None for cp in range(0x0300, 0x0370) if cp != 0x0306}
-_TRANSLATE = str.maketrans({"ё": "е", **_COMBINING})
+# text ``и`` + U+0306 is ``й``, which NFC restores before we get here. A soft
+# hyphen (U+00AD) only marks where a word may break: dropped too. (A regex,
+# not str.translate: translate is slow on non-ASCII text with a large table.)
+_DROPPED = re.compile("[\u0300-\u0305\u0307-\u036f\u00ad]+")
+# Unicode hyphens become "-" so compounds tokenise alike however they were typed.
+_HYPHENS = re.compile("[\u2010\u2011]")
 
 
 def normalize(text: str) -> str:
@@ -22,7 +26,9 @@ def normalize(text: str) -> str:
     if text.isascii():
         return text
     # NFC first: composes "и"+breve into "й" and "е"+diaeresis into "ё".
-    return unicodedata.normalize("NFC", text).translate(_TRANSLATE)
+    text = unicodedata.normalize("NFC", text).replace("ё", "е")
+    text = _DROPPED.sub("", text)
+    return _HYPHENS.sub("-", text) if "\u2010" in text or "\u2011" in text else text
 
 
 def fold_latin_diacritics(token: str) -> str:

@@ -1,8 +1,9 @@
 """Splitting normalised text into word and number tokens.
 
-A token is a run of letters and digits (``\\w`` without the underscore):
-hyphenated words and ``VPN-клиент`` become separate tokens, as users type
-them either way.
+A token is a run of letters and digits (``\\w`` without the underscore).
+A hyphenated compound (``IL-6``, ``VPN-клиент``, ``северо-запад``) yields its
+parts and the joined form (``il``, ``6``, ``il6``), so it is found whether
+the user types it with the hyphen, without it, or only one part.
 """
 
 from __future__ import annotations
@@ -11,13 +12,24 @@ import re
 from collections.abc import Iterator
 
 TOKEN_PATTERN = re.compile(r"[^\W_]+")
+_COMPOUND_PATTERN = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
 
 _CYRILLIC_START, _CYRILLIC_END = "\u0400", "\u04ff"
 
 
 def tokenize(text: str) -> list[str]:
-    """Tokens of already-normalised text."""
-    return TOKEN_PATTERN.findall(text)
+    """Tokens of already-normalised text (compounds: parts, then the joined form)."""
+    if "-" not in text:
+        return TOKEN_PATTERN.findall(text)
+    tokens: list[str] = []
+    for token in _COMPOUND_PATTERN.findall(text):
+        if "-" in token:
+            parts = token.split("-")
+            tokens.extend(parts)
+            tokens.append("".join(parts))
+        else:
+            tokens.append(token)
+    return tokens
 
 
 def token_spans(text: str) -> Iterator[tuple[str, int, int]]:
