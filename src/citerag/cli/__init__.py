@@ -63,4 +63,5 @@ def run() -> None:
 from citerag.cli import index_cmd as _index_cmd  # noqa: E402,F401
 from citerag.cli import search as _search  # noqa: E402,F401
 from citerag.cli import eval as _eval  # noqa: E402,F401
+from citerag.cli import chunks as _chunks  # noqa: E402,F401
 # --- end of command modules ---
