@@ -70,7 +70,7 @@ class MarkdownChunker:
             # An exchange above the size cannot stay whole: split between its lines.
             for l_start, l_end in group:
                 units.extend(fit_sentences(text, l_start, l_end, self.size))
-        return pack(_glue_headings(units, section, self.size), self.size, self.overlap)
+        return pack(_glue_headings(text, units, section, self.size), self.size, self.overlap)
 
     def _prefix(self, path: tuple[Heading, ...], start: int) -> str:
         # Headings whose line is inside the chunk are already in its text.
@@ -80,9 +80,9 @@ class MarkdownChunker:
         return HEADING_SEPARATOR.join(outside) + "\n" if outside else ""
 
 
-def _glue_headings(units: list[Span], section: Section, size: int) -> list[Span]:
+def _glue_headings(text: str, units: list[Span], section: Section, size: int) -> list[Span]:
     """Join the section's heading lines to the text after them, so that no
-    chunk ends with a heading whose content is in the next chunk."""
+    chunk is a bare heading whose content starts the next chunk."""
     own = [h.end for h in section.path if h.start >= section.start]
     if not own:
         return units
@@ -90,8 +90,15 @@ def _glue_headings(units: list[Span], section: Section, size: int) -> list[Span]
     n = 0
     while n < len(units) and units[n][1] <= heads_end:
         n += 1
-    if n < len(units) and units[n][1] - units[0][0] <= size:
-        return [(units[0][0], units[n][1])] + units[n + 1 :]
+    if n == len(units):
+        return units
+    start = units[0][0]
+    budget = size - (units[n][0] - start)
+    if units[n][1] - start > size and budget >= size // 4:
+        # The paragraph after the heading is too long to join whole: join its first sentences.
+        units = units[:n] + fit_sentences(text, units[n][0], units[n][1], budget) + units[n + 1 :]
+    if units[n][1] - start <= size:
+        return [(start, units[n][1])] + units[n + 1 :]
     return units
 
 
