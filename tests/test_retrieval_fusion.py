@@ -1,0 +1,59 @@
+"""Fusion of ranked lists: RRF and normalised score fusion."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from citerag.errors import InvalidInput
+from citerag.retrieval import Candidates, FusionMethod, FusionSettings, fuse
+
+
+def _c(name: str, rows: list[int], scores: list[float]) -> Candidates:
+    return Candidates(name, np.asarray(rows, dtype=np.int64), np.asarray(scores, dtype=np.float32))
+
+
+BM25 = _c("bm25", [10, 20, 30], [9.0, 5.0, 1.0])
+DENSE = _c("dense", [30, 10, 40], [0.9, 0.8, 0.7])
+
+
+def test_rrf_scores_and_keeps_each_retrievers_view() -> None:
+    fused = fuse([BM25, DENSE], FusionSettings(rrf_k=60))
+    by_row = {f.row: f for f in fused}
+    assert by_row[10].score == pytest.approx(1 / 61 + 1 / 62)
+    assert by_row[20].score == pytest.approx(1 / 62)
+    assert [f.row for f in fused] == [10, 30, 20, 40]  # 20 and 40 tie; bm25 rank 2 beats dense rank 3
+    assert by_row[30].ranks == {"bm25": 3, "dense": 1}
+    assert by_row[30].scores == {"bm25": 1.0, "dense": pytest.approx(0.9)}
+    assert by_row[40].ranks == {"dense": 3}
+
+
+def test_rrf_weights_change_the_order() -> None:
+    fused = fuse([BM25, DENSE], FusionSettings(weights={"dense": 3.0}))
+    assert fused[0].row == 30
+
+
+def test_minmax_fusion_weights_normalised_scores() -> None:
+    fused = fuse([BM25, DENSE], FusionSettings(method="minmax"))
+    by_row = {f.row: f.score for f in fused}
+    assert by_row[10] == pytest.approx(1.0 + 0.5)  # top of bm25, middle of dense
+    assert by_row[40] == pytest.approx(0.0 + 0.0)  # missing from bm25 counts as its lowest
+    assert fused[0].row == 10
+
+
+def test_zscore_fusion_is_scale_free() -> None:
+    scaled = _c("bm25", [10, 20, 30], [900.0, 500.0, 100.0])
+    a = [f.row for f in fuse([BM25, DENSE], FusionSettings(method=FusionMethod.ZSCORE))]
+    b = [f.row for f in fuse([scaled, DENSE], FusionSettings(method=FusionMethod.ZSCORE))]
+    assert a == b
+
+
+def test_empty_lists_fuse_to_nothing() -> None:
+    assert fuse([Candidates.empty("bm25"), Candidates.empty("dense")]) == []
+
+
+def test_bad_settings_name_the_fix() -> None:
+    with pytest.raises(InvalidInput, match="rrf, zscore, minmax"):
+        FusionSettings(method="sum")  # type: ignore[arg-type]
+    with pytest.raises(InvalidInput, match="negative"):
+        FusionSettings(weights={"dense": -1})
