@@ -28,13 +28,20 @@ app = typer.Typer(
 
 def main(argv: list[str] | None = None) -> int:
     """Console-script entry point: domain errors become one line and an exit code."""
+    from rich.markup import escape
+
     from citerag.cli.render import error_console
 
     try:
         app(args=argv, standalone_mode=False)
     except CiteragError as exc:
-        error_console().print(f"[bold red]error:[/] {exc}", highlight=False)
+        error_console().print(f"[bold red]error:[/] {escape(str(exc))}")
         return exc.exit_code
+    except _validation_error() as exc:  # a bad setting passed through to a config model
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "setting"
+        error_console().print(f"[bold red]error:[/] {escape(where)}: {escape(first['msg'])}")
+        return 2
     except KeyboardInterrupt:
         error_console().print("[yellow]interrupted[/]")
         return 130
@@ -46,6 +53,12 @@ def main(argv: list[str] | None = None) -> int:
         exc.show()
         return exc.exit_code
     return 0
+
+
+def _validation_error() -> type[Exception]:
+    from pydantic import ValidationError
+
+    return ValidationError
 
 
 def _click_errors() -> type[Exception]:
@@ -64,4 +77,5 @@ from citerag.cli import index_cmd as _index_cmd  # noqa: E402,F401
 from citerag.cli import search as _search  # noqa: E402,F401
 from citerag.cli import eval as _eval  # noqa: E402,F401
 from citerag.cli import chunks as _chunks  # noqa: E402,F401
+from citerag.cli import ask as _ask  # noqa: E402,F401
 # --- end of command modules ---

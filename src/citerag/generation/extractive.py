@@ -21,8 +21,9 @@ from citerag.generation.support import SupportScorer
 _END = re.compile(r"([.!?…]+)$")
 MIN_WORDS = 3
 MAX_WORDS = 80
-NEAR_DUPLICATE = 90
-RELATIVE_FLOOR = 0.5  # rapidfuzz ratio above which two sentences say the same
+NEAR_DUPLICATE = 90  # rapidfuzz ratio above which two sentences say the same
+RELATIVE_FLOOR = 0.5  # a sentence scoring under half the best one is left out
+EMBED_TOP = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +39,14 @@ class Candidate:
         return self.overlap + (0.5 * self.similarity if self.similarity is not None else 0.0)
 
 
-def candidates(question: str, sources: Sequence[Source], scorer: SupportScorer) -> list[Candidate]:
-    """Every usable sentence of every source, scored against the question."""
+def candidates(
+    question: str, sources: Sequence[Source], scorer: SupportScorer, *, embed_top: int = EMBED_TOP
+) -> list[Candidate]:
+    """Usable sentences sharing a word with the question, scored against it.
+
+    Only the ``embed_top`` best by lemma overlap are embedded: on a CPU each
+    sentence costs tens of milliseconds, and the rest would not be chosen.
+    """
     found: list[tuple[int, int, str, float]] = []
     for source in sources:
         for position, sentence in enumerate(split_sentences(source.text)):
@@ -49,7 +56,11 @@ def candidates(question: str, sources: Sequence[Source], scorer: SupportScorer) 
                 continue
             if not _END.search(text) and words < 6:
                 continue  # a heading or a label, not a statement
-            found.append((source.number, position, text, scorer.overlap(question, text)))
+            overlap = scorer.overlap(question, text)
+            if overlap > 0:
+                found.append((source.number, position, text, overlap))
+    found.sort(key=lambda f: (-f[3], f[0], f[1]))
+    found = found[:embed_top] if scorer.embedder is not None else found
     sims = scorer.query_similarities(question, [f[2] for f in found])
     return [Candidate(n, pos, text, ov, sim) for (n, pos, text, ov), sim in zip(found, sims)]
 
@@ -63,7 +74,7 @@ def extractive_answer(
 ) -> str:
     """Up to ``max_sentences`` best sentences with [n]; "" when none shares a word with the question."""
     ranked = sorted(
-        (c for c in candidates(question, sources, scorer) if c.overlap > 0),
+        candidates(question, sources, scorer),
         key=lambda c: (-c.score, c.source, c.position),
     )
     chosen: list[Candidate] = []

@@ -145,20 +145,34 @@ class Pipeline:
             return AnswerStream(iter([text]), lambda t, s: self._not_found(prep, s))
         prompt = prep.prompt
         if self.llm is None:
-            text = extractive_answer(
-                prep.question, prompt.sources, self.scorer, max_sentences=self.config.extractive_sentences
-            )
-            if not text:
-                return AnswerStream(
-                    iter([NOT_FOUND_TEXT[prep.language]]), lambda t, s: self._not_found(prep, s)
-                )
-            return AnswerStream(iter([text]), lambda t, s: self._finish(prep, t, s, AnswerMode.EXTRACTIVE))
+            return self._extractive(prep)
         pieces = self.llm.stream(
             prompt.messages,
             temperature=self.config.temperature,
             max_tokens=self.config.max_answer_tokens,
         )
         return AnswerStream(pieces, lambda t, s: self._finish(prep, t, s, AnswerMode.LLM))
+
+    def _extractive(self, prep: _Prepared) -> AnswerStream:
+        assert prep.prompt is not None
+        found: list[str] = []
+
+        def pieces() -> Iterator[str]:
+            text = extractive_answer(
+                prep.question,
+                prep.prompt.sources,
+                self.scorer,
+                max_sentences=self.config.extractive_sentences,
+            )
+            found.append(text)
+            yield text or NOT_FOUND_TEXT[prep.language]
+
+        def finish(text: str, seconds: float) -> Answer:
+            if not found[0]:  # no source sentence shares a word with the question
+                return self._not_found(prep, seconds)
+            return self._finish(prep, text, seconds, AnswerMode.EXTRACTIVE)
+
+        return AnswerStream(pieces(), finish)
 
     @property
     def scorer(self) -> SupportScorer:

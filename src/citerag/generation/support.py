@@ -31,6 +31,7 @@ class SupportScorer:
         self.analyzer = analyzer
         self.embedder = embedder
         self._terms: dict[str, frozenset[str]] = {}
+        self._vectors: dict[str, np.ndarray] = {}  # sentences recur between selection and check
 
     def terms(self, text: str) -> frozenset[str]:
         found = self._terms.get(text)
@@ -49,15 +50,22 @@ class SupportScorer:
         """Cosine of each (claim, evidence) pair, or None for all without an embedder."""
         if self.embedder is None or not pairs:
             return [None] * len(pairs)
-        texts = list(dict.fromkeys(t for pair in pairs for t in pair))
-        vectors = np.asarray(self.embedder.embed_documents(texts), dtype=np.float32)
-        row = {t: i for i, t in enumerate(texts)}
-        return [float(vectors[row[a]] @ vectors[row[b]]) for a, b in pairs]
+        vectors = self._document_vectors([t for pair in pairs for t in pair])
+        return [float(vectors[a] @ vectors[b]) for a, b in pairs]
 
     def query_similarities(self, query: str, texts: Sequence[str]) -> list[float | None]:
         """Cosine of the question (embedded as a query) with each text."""
         if self.embedder is None or not texts:
             return [None] * len(texts)
         q = np.asarray(self.embedder.embed_query(query), dtype=np.float32)
-        docs = np.asarray(self.embedder.embed_documents(list(texts)), dtype=np.float32)
-        return [float(v) for v in docs @ q]
+        vectors = self._document_vectors(texts)
+        return [float(vectors[t] @ q) for t in texts]
+
+    def _document_vectors(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
+        """Vectors of ``texts``, embedding in one batch only those not seen before."""
+        assert self.embedder is not None
+        missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]
+        if missing:
+            rows = np.asarray(self.embedder.embed_documents(missing), dtype=np.float32)
+            self._vectors.update(zip(missing, rows))
+        return {t: self._vectors[t] for t in texts}
