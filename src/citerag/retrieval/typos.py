@@ -75,10 +75,12 @@ class TypoCorrector:
         if term in self.vocabulary or not term.isalpha():
             return None
         best: tuple[int, int, str] | None = None
+        # The edit budget follows the word as typed: a guessed lemma of a
+        # misspelt word can be shorter than the word itself.
+        limit = self.settings.allowed_distance(word if len(word) >= len(term) else term)
+        if limit == 0:
+            return None
         for probe in dict.fromkeys((term, word)):
-            limit = self.settings.allowed_distance(probe)
-            if limit == 0:
-                continue
             found = process.extract(
                 probe, self._terms(), scorer=Levenshtein.distance, score_cutoff=limit, limit=None
             )
