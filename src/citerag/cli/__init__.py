@@ -33,7 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     from citerag.cli.render import error_console
 
     try:
-        app(args=argv, standalone_mode=False)
+        result = app(args=argv, standalone_mode=False)
+        if result == 130:  # typer turns Ctrl-C into this exit code when not standalone
+            raise KeyboardInterrupt
     except CiteragError as exc:
         error_console().print(f"[bold red]error:[/] {escape(str(exc))}")
         return exc.exit_code
