@@ -67,7 +67,7 @@ def test_chunks_command_prints_stats_histogram_and_chunks(
 
 
 def test_chunks_command_json(corpus: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["chunks", str(corpus), "--strategy", "markdown", "--size", "60", "--json", "--show", "3"]) == 0
+    assert main(["chunks", str(corpus), "--strategy", "markdown", "--size", "80", "--json", "--show", "3"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["chunker"]["strategy"] == "markdown"
     # 6 sections and the note; the title joins section 0, which then needs two chunks.

@@ -72,16 +72,28 @@ def document_outline(doc: Document) -> list[Heading]:
 
 def heading_path_at(outline: Sequence[Heading], offset: int, levels: int = 6) -> list[Heading]:
     """The headings that enclose ``offset`` (outermost first)."""
-    path: list[Heading] = []
-    for heading in outline:
-        if heading.start > offset:
-            break
-        if heading.level > levels:
-            continue
-        while path and path[-1].level >= heading.level:
-            path.pop()
-        path.append(heading)
-    return path
+    return HeadingPaths(outline, levels).at(offset)
+
+
+class HeadingPaths:
+    """Heading path lookups by offset: O(log n) each, for documents with many headings."""
+
+    def __init__(self, outline: Sequence[Heading], levels: int = 6) -> None:
+        self._starts: list[int] = []
+        self._paths: list[list[Heading]] = []
+        path: list[Heading] = []
+        for heading in sorted(outline, key=lambda h: h.start):
+            if heading.level > levels:
+                continue
+            while path and path[-1].level >= heading.level:
+                path.pop()
+            path.append(heading)
+            self._starts.append(heading.start)
+            self._paths.append(list(path))
+
+    def at(self, offset: int) -> list[Heading]:
+        i = bisect.bisect_right(self._starts, offset) - 1
+        return list(self._paths[i]) if i >= 0 else []
 
 
 def build_chunks(doc: Document, pieces: Sequence[Piece]) -> list[Chunk]:
@@ -94,12 +106,12 @@ def build_chunks(doc: Document, pieces: Sequence[Piece]) -> list[Chunk]:
         "doc_id": doc.id,
     }
     pages: Sequence[int] | None = meta.get("pages")
-    outline = document_outline(doc) if any(p.headings is None for p in pieces) else []
+    paths = HeadingPaths(document_outline(doc) if any(p.headings is None for p in pieces) else [])
     chunks: list[Chunk] = []
     for ordinal, piece in enumerate(pieces):
         headings = piece.headings
         if headings is None:
-            headings = tuple(h.title for h in heading_path_at(outline, piece.start))
+            headings = tuple(h.title for h in paths.at(piece.start))
         metadata = dict(base, headings=list(headings))
         if pages:
             metadata["page"] = bisect.bisect_right(pages, piece.start)

@@ -1,6 +1,7 @@
 """``markdown``: one chunk per section, keeping the heading path.
 
-Sections above ``size`` are split at line boundaries; consecutive dialogue
+``size`` counts the heading prefix too (see ``MarkdownChunker._budget``).
+Sections above it are split at line boundaries; consecutive dialogue
 lines (starting with "-", "–" or "—") form one exchange that stays together
 unless the exchange alone is above ``size``.
 """
@@ -52,25 +53,36 @@ class MarkdownChunker:
         pieces: list[Piece] = []
         for section in sections(doc.text, document_outline(doc), self.levels):
             titles = tuple(h.title for h in section.path)
-            for start, end in self._section_spans(doc.text, section):
+            for start, end in self._section_spans(doc.text, section, self._budget(titles)):
                 pieces.append(Piece(start, end, titles, self._prefix(section.path, start)))
         return build_chunks(doc, pieces)
 
-    def _section_spans(self, text: str, section: Section) -> list[Span]:
+    def _budget(self, titles: tuple[str, ...]) -> int:
+        """Room for document text once the heading prefix is counted in ``size``.
+
+        A heading path longer than half the size still leaves half the size
+        for text (so such chunks may exceed ``size`` by the prefix).
+        """
+        if not self.prepend_headings or not titles:
+            return self.size
+        prefix = len(HEADING_SEPARATOR.join(titles)) + 1
+        return max(self.size - prefix, self.size // 2, 1)
+
+    def _section_spans(self, text: str, section: Section, size: int) -> list[Span]:
         start, end = trim(text, section.start, section.end)
         if start >= end:
             return []
-        if end - start <= self.size:
+        if end - start <= size:
             return [(start, end)]
         units: list[Span] = []
         for group in line_groups(text, start, end):
-            if group[-1][1] - group[0][0] <= self.size:
+            if group[-1][1] - group[0][0] <= size:
                 units.append((group[0][0], group[-1][1]))
                 continue
             # An exchange above the size cannot stay whole: split between its lines.
             for l_start, l_end in group:
-                units.extend(fit_sentences(text, l_start, l_end, self.size))
-        return pack(_glue_headings(text, units, section, self.size), self.size, self.overlap)
+                units.extend(fit_sentences(text, l_start, l_end, size))
+        return pack(_glue_headings(text, units, section, size), size, self.overlap)
 
     def _prefix(self, path: tuple[Heading, ...], start: int) -> str:
         # Headings whose line is inside the chunk are already in its text.
