@@ -104,10 +104,10 @@ def test_interrupted_rebuild_keeps_the_previous_index(
     def interrupted(*_: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("citerag.index.write_chunks", interrupted)
-    code, _, err = run(capsys, "index", str(docs_dir), "--index", str(idx), "-q", "--rebuild")
+    with monkeypatch.context() as patched:
+        patched.setattr("citerag.index.write_chunks", interrupted)
+        code, _, err = run(capsys, "index", str(docs_dir), "--index", str(idx), "-q", "--rebuild")
     assert code == 130 and "interrupted" in err
-    monkeypatch.undo()
     code, out, _ = run(capsys, "search", "отпуск", "--index", str(idx), "--retriever", "bm25")
     assert code == 0 and "otpusk.md" in out
 
