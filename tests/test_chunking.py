@@ -159,3 +159,35 @@ def test_strategy_enum_values_and_defaults() -> None:
     assert make_chunker(Strategy.WORDS).params == {"size": 200, "overlap": 40}
     assert make_chunker("SENTENCES").params == {"size": 1000, "overlap": 0}
     assert make_chunker("words").name == "words"
+
+
+def test_words_windows_slide_by_size_minus_overlap() -> None:
+    text = " ".join(f"слово{i}" for i in range(10))
+    chunks = make_chunker("words", size=4, overlap=1).split(Document(id="w", text=text))
+    assert [c.text for c in chunks] == [
+        "слово0 слово1 слово2 слово3",
+        "слово3 слово4 слово5 слово6",
+        "слово6 слово7 слово8 слово9",
+    ]
+
+
+def test_chars_windows_overlap_and_skip_blank_windows() -> None:
+    text = "абвгдежзий" + " " * 20 + "клмнопрсту"
+    chunks = make_chunker("chars", size=10, overlap=0).split(Document(id="c", text=text))
+    assert [(c.text, c.start) for c in chunks] == [("абвгдежзий", 0), ("клмнопрсту", 30)]
+    chunks = make_chunker("chars", size=6, overlap=2).split(Document(id="c", text="абвгдежзий"))
+    assert [c.text for c in chunks] == ["абвгде", "дежзий"]
+
+
+def test_recursive_cuts_at_the_coarsest_boundary_that_fits() -> None:
+    first = "Первый абзац. В нём два предложения."
+    second = "Второй абзац, одно предложение без точки в конце"
+    text = f"{first}\n\n{second}"
+    chunks = make_chunker("recursive", size=60).split(Document(id="r", text=text))
+    assert [c.text for c in chunks] == [first, second]
+    chunks = make_chunker("recursive", size=30).split(Document(id="r", text=text))
+    assert chunks[0].text == "Первый абзац."  # then sentences
+    assert all(len(c.text) <= 30 for c in chunks)
+    assert not any(c.text.endswith(("Втор", "абза")) for c in chunks)  # then words, never mid-word
+    merged = make_chunker("recursive", size=200).split(Document(id="r", text=text))
+    assert [c.text for c in merged] == [text]  # small neighbours merge back up to the size

@@ -23,33 +23,34 @@ def matches(relative: str, patterns: Sequence[str]) -> bool:
 
     A pattern without ``/`` is tried against every path component (so
     ``*.md`` and ``drafts`` work at any depth); one with ``/`` against the
-    whole relative path, where ``**/`` also matches no folder at all.
+    whole relative path, where a leading ``**/`` also matches no folder.
     """
     parts = PurePosixPath(relative).parts
-    for pattern in patterns:
-        pattern = pattern.strip().rstrip("/")
-        if not pattern:
-            continue
-        if "/" not in pattern:
-            if any(fnmatch.fnmatchcase(part, pattern) for part in parts):
-                return True
-        elif fnmatch.fnmatchcase(relative, pattern) or (
-            pattern.startswith("**/") and fnmatch.fnmatchcase(relative, pattern[3:])
-        ):
-            return True
-    return False
+    return any(
+        any(fnmatch.fnmatchcase(part, p) for part in parts) if "/" not in p else _path_match(relative, p)
+        for p in _clean(patterns)
+    )
 
 
 def _included(relative: str, include: Sequence[str]) -> bool:
-    if not include:
+    """With no include globs everything is in; a pattern without ``/`` names files."""
+    patterns = _clean(include)
+    if not patterns:
         return True
     name = PurePosixPath(relative).name
     return any(
-        fnmatch.fnmatchcase(name if "/" not in p else relative, p.strip())
-        or ("/" in p and p.startswith("**/") and fnmatch.fnmatchcase(relative, p.strip()[3:]))
-        for p in include
-        if p.strip()
+        fnmatch.fnmatchcase(name, p) if "/" not in p else _path_match(relative, p) for p in patterns
     )
+
+
+def _path_match(relative: str, pattern: str) -> bool:
+    return fnmatch.fnmatchcase(relative, pattern) or (
+        pattern.startswith("**/") and fnmatch.fnmatchcase(relative, pattern[3:])
+    )
+
+
+def _clean(patterns: Sequence[str]) -> list[str]:
+    return [p.strip().rstrip("/") for p in patterns if p.strip().rstrip("/")]
 
 
 def walk(
