@@ -163,3 +163,11 @@ def test_load_file_errors_name_the_reason(tmp_path: Path) -> None:
         load_file(write(tmp_path / "x.xyz", "текст"))
     with pytest.raises(DocumentError, match="pre-chunked"):
         load_file(write(tmp_path / "x.jsonl", "{}"))
+
+
+def test_setext_headings_are_recognised_but_not_list_lines(tmp_path: Path) -> None:
+    text = "Руководство\n===========\n\nВведение.\n\nУстановка\n---------\n\nШаги.\n\n- пункт списка\n---\n"
+    doc = load_file(write(tmp_path / "s.md", text))
+    assert doc.title == "Руководство"
+    assert doc.metadata["headings"] == ["Руководство", "Установка"]
+    assert text[doc.metadata["outline"][1]["start"] : doc.metadata["outline"][1]["end"]] == "Установка\n---------"

@@ -14,6 +14,9 @@ _SNIFF_BYTES = 8192
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_SETEXT = re.compile(r"^ {0,3}(={3,}|-{3,})[ \t]*$")
+# Lines that cannot be a setext heading's text: lists, dialogue, quotes, tables, code.
+_NOT_TITLE = re.compile(r"^(?: {4}|\t|\s*(?:[-*+>|–—]|\d+[.)](?:\s|$)))")
 
 
 @dataclass(frozen=True)
@@ -59,29 +62,57 @@ def _is_utf16(data: bytes) -> bool:
 
 
 def markdown_outline(text: str) -> list[Heading]:
-    """ATX headings (``# ...``) outside fenced code blocks, in document order."""
+    """Markdown headings outside fenced code blocks, in document order.
+
+    ATX (``# Title``) and setext (a lone line underlined with ``===`` or
+    ``---``); a setext heading spans both lines.
+    """
     headings: list[Heading] = []
     fence: str | None = None
+    candidate: tuple[int, str] | None = None  # a lone line an underline would turn into a heading
+    previous_blank = True
     pos = 0
     for line in text.splitlines(keepends=True):
         start, pos = pos, pos + len(line)
         body = line.rstrip("\n")
         fence_match = _FENCE.match(body)
-        if fence_match:
-            marker = fence_match.group(1)
-            if fence is None:
-                fence = marker[0] * 3
-            elif marker.startswith(fence):
+        if fence_match or fence is not None:
+            if fence_match and fence is None:
+                fence = fence_match.group(1)[0] * 3
+            elif fence_match and fence_match.group(1).startswith(fence or ""):
                 fence = None
+            candidate, previous_blank = None, False
             continue
-        if fence is not None or "#" not in body[:4]:
-            continue
-        match = _ATX.match(body)
-        if match and match.group(2):
-            headings.append(
-                Heading(len(match.group(1)), match.group(2).strip(), start, start + len(body))
-            )
+        stripped = body.strip()
+        heading = _setext(body, candidate, start) or _atx(body, start)
+        if heading is not None:
+            headings.append(heading)
+            candidate = None
+        elif stripped and previous_blank and not _NOT_TITLE.match(body):
+            candidate = (start, stripped)
+        else:
+            candidate = None
+        previous_blank = not stripped
     return headings
+
+
+def _atx(body: str, start: int) -> Heading | None:
+    if "#" not in body[:4]:
+        return None
+    match = _ATX.match(body)
+    if match and match.group(2):
+        return Heading(len(match.group(1)), match.group(2).strip(), start, start + len(body))
+    return None
+
+
+def _setext(body: str, candidate: tuple[int, str] | None, start: int) -> Heading | None:
+    if candidate is None or body[:4].strip()[:1] not in ("=", "-"):
+        return None
+    match = _SETEXT.match(body)
+    if not match:
+        return None
+    level = 1 if match.group(1)[0] == "=" else 2
+    return Heading(level, candidate[1], candidate[0], start + len(body))
 
 
 def first_title(outline: list[Heading]) -> str:
