@@ -12,7 +12,7 @@ from citerag.types import Chunk, Document
 
 WORDS = ["Москва", "т.е.", "г.", "А.", "С.", "Пушкин", "дом", "river", "Dr.", "e.g.", "—", "-", "1812", "ёлка",
          "сверхдлинноеслововкотороммногобукв", "?", "!", "…", "«цитата»", "word"]
-SEPARATORS = [" ", " ", " ", "  ", "\n", "\n\n", ". ", "\n— ", "\n## ", "\n# ", "\n### ", "\t", "\n- "]
+SEPARATORS = [" ", " ", " ", "  ", "\n", "\n\n", ". ", "\n— ", "\n## ", "\n# ", "\n### ", "\t", "\n- ", "\n===\n", "\n---\n\n", "\n```\n", "\r\n"]
 
 texts = st.lists(
     st.tuples(st.sampled_from(WORDS), st.sampled_from(SEPARATORS)), min_size=0, max_size=120
