@@ -151,3 +151,15 @@ def test_corrupt_docx_is_a_failure(tmp_path: Path) -> None:
     path.write_bytes(b"PK\x03\x04 not really a zip")
     result = load_paths([path])
     assert result.documents == [] and "DOCX" in result.failures[0].reason
+
+
+@pytest.mark.parametrize("name", ["мусор.pdf", "мусор.docx", "мусор.html"])
+def test_random_bytes_in_a_known_format_are_a_failure_not_a_crash(tmp_path: Path, name: str) -> None:
+    import random
+
+    rng = random.Random(7)
+    path = tmp_path / name
+    path.write_bytes(b"%PDF-1.4\n" + bytes(rng.randrange(1, 256) for _ in range(2000)))
+    result = load_paths([path])
+    assert result.documents == [] and len(result.failures) == 1
+    assert result.failures[0].reason

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from citerag.chunking.auto import AutoChunker
@@ -13,20 +15,20 @@ from citerag.chunking.windows import CharWindowChunker, WordWindowChunker
 from citerag.errors import InvalidInput
 
 # (size, overlap) when not given; words are counted in words, the rest in characters.
-DEFAULTS: dict[Strategy, tuple[int, int]] = {
+DEFAULTS: Mapping[Strategy, tuple[int, int]] = MappingProxyType({
     Strategy.AUTO: (1000, 0),
     Strategy.WORDS: (200, 40),
     Strategy.CHARS: (1000, 100),
     Strategy.RECURSIVE: (1000, 0),
     Strategy.SENTENCES: (1000, 0),
     Strategy.MARKDOWN: (1000, 0),
-}
+})
 
 _MARKDOWN_OPTIONS = ("levels", "prepend_headings")
-OPTIONS: dict[Strategy, tuple[str, ...]] = {
+OPTIONS: Mapping[Strategy, tuple[str, ...]] = MappingProxyType({
     Strategy.AUTO: _MARKDOWN_OPTIONS,
     Strategy.MARKDOWN: _MARKDOWN_OPTIONS,
-}
+})
 
 
 def parse_strategy(strategy: str | Strategy) -> Strategy:

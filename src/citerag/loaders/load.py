@@ -36,8 +36,13 @@ def load_file(path: Path, *, root: Path | None = None, source: str | None = None
         stat = path.stat()
     except OSError as e:
         raise DocumentError(f"cannot read file: {e.strerror or e}") from e
-    parsed = parser(data)
-    doc_id = path.relative_to(root).as_posix() if root is not None else path.name
+    try:
+        parsed = parser(data)
+    except DocumentError:
+        raise
+    except Exception as e:  # third-party parsers on arbitrary bytes: any failure is this file's
+        raise DocumentError(f"cannot parse {path.suffix} file ({type(e).__name__}: {e})") from e
+    doc_id = _relative_id(path, root)
     metadata = {
         "source": source if source is not None else path.as_posix(),
         "title": parsed.title or path.stem,
@@ -57,6 +62,15 @@ def load_file(path: Path, *, root: Path | None = None, source: str | None = None
         title=metadata["title"],
         metadata=metadata,
     )
+
+
+def _relative_id(path: Path, root: Path | None) -> str:
+    if root is None:
+        return path.name
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError as e:
+        raise DocumentError(f"{path} is not inside the root folder {root}") from e
 
 
 def _unsupported(path: Path) -> str:
