@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Protocol
@@ -65,14 +65,10 @@ def document_outline(doc: Document) -> list[Heading]:
             Heading(int(h["level"]), str(h["title"]), int(h["start"]), int(h["end"]))
             for h in stored
         ]
-    if doc.metadata.get("format") in (None, "md") and "#" in doc.text:
+    # Text without a known format (``Index.from_texts``) may still be Markdown.
+    if doc.metadata.get("format") in (None, "", "md"):
         return markdown_outline(doc.text)
     return []
-
-
-def heading_path_at(outline: Sequence[Heading], offset: int, levels: int = 6) -> list[Heading]:
-    """The headings that enclose ``offset`` (outermost first)."""
-    return HeadingPaths(outline, levels).at(offset)
 
 
 class HeadingPaths:
@@ -147,9 +143,8 @@ def params_of(size: int, overlap: int, **options: Any) -> dict[str, Any]:
     return {"size": size, "overlap": overlap, **options}
 
 
-def is_markdownish(doc: Document, meta: Mapping[str, Any] | None = None) -> bool:
-    """Markdown files, and any document whose loader found headings."""
-    meta = doc.metadata if meta is None else meta
-    if meta.get("format") == "md" or meta.get("outline"):
+def is_markdownish(doc: Document) -> bool:
+    """Markdown files, and any document whose loader (or text) shows headings."""
+    if doc.metadata.get("format") == "md" or doc.metadata.get("outline"):
         return True
-    return meta.get("format") is None and bool(document_outline(doc))
+    return not doc.metadata.get("format") and bool(document_outline(doc))
