@@ -66,6 +66,22 @@ def test_cp1251_text_is_decoded(tmp_path: Path) -> None:
     assert load_file(path).text == text
 
 
+@pytest.mark.parametrize(
+    ("text", "encoding"),
+    [
+        ("Привет, мир!", "cp1251"),  # too short for charset-normalizer alone
+        ("Отпуск 28 дней.", "koi8-r"),
+        ("ВНИМАНИЕ! СРОЧНО", "cp1251"),
+        ("Съешь же ещё этих мягких французских булок.", "cp866"),
+        ("Съешь же ещё этих мягких французских булок.", "utf-16"),
+        ("Grüße aus München, schöne Straße", "cp1252"),
+    ],
+)
+def test_legacy_encodings_are_detected(tmp_path: Path, text: str, encoding: str) -> None:
+    path = write(tmp_path / "старый.txt", text.encode(encoding))
+    assert load_file(path).text == text
+
+
 def test_crlf_and_bom_are_normalised(tmp_path: Path) -> None:
     path = write(tmp_path / "w.txt", "\ufeffстрока один\r\nстрока два\r\n".encode("utf-8"))
     assert load_file(path).text == "строка один\nстрока два\n"

@@ -11,6 +11,10 @@ from citerag.errors import DocumentError
 
 # How many leading bytes are checked for NUL bytes (a sure sign of binary data).
 _SNIFF_BYTES = 8192
+# How many characters of each candidate decoding are scored.
+_SCORE_CHARS = 20_000
+_LEGACY_CODE_PAGES = ("cp1251", "koi8-r", "cp866", "mac_cyrillic", "cp1252")
+_FREQUENT_LETTERS = frozenset("оеаинтсрвлetaoinsrhl")
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -45,16 +49,65 @@ def decode_text(data: bytes) -> str:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        best = charset_normalizer.from_bytes(data).best()
-        if best is None:
-            raise DocumentError(
-                "undecodable bytes: not UTF-8 and no other text encoding fits"
-            ) from None
-        text = str(best)
+        text = _decode_legacy(data)
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     if not text.strip():
         raise DocumentError("empty file (only whitespace)")
     return text
+
+
+def _decode_legacy(data: bytes) -> str:
+    """Pick the most plausible decoding of non-UTF-8 bytes.
+
+    charset-normalizer's guess competes with the usual Russian code pages
+    (and Western cp1252):
+    on short texts it often mistakes cp1251 for another code page, and
+    KOI8-R for cp1251. A wrong Cyrillic code page shows as capitals inside
+    words or letters of two scripts glued together, which ``_plausibility``
+    penalises.
+    """
+    candidates: list[str] = []
+    best = charset_normalizer.from_bytes(data).best()
+    if best is not None:
+        candidates.append(str(best))
+    if not _is_utf16(data):
+        for encoding in _LEGACY_CODE_PAGES:
+            try:
+                candidates.append(data.decode(encoding))
+            except UnicodeDecodeError:
+                continue
+    if not candidates:
+        raise DocumentError("undecodable bytes: not UTF-8 and no other text encoding fits")
+    return max(candidates, key=_plausibility)  # max keeps the first of equals
+
+
+def _plausibility(text: str) -> int:
+    score = 0
+    previous = ""
+    for char in text[:_SCORE_CHARS]:
+        if char.isalpha():
+            script = _script(char)
+            if script == "other":
+                score -= 3
+            elif previous.isalpha() and (
+                _script(previous) != script or (char.isupper() and previous.islower())
+            ):
+                score -= 3  # "MixedСкрипт" or "вНУТРИ": the signs of a wrong code page
+            else:
+                score += 2 if char.lower() in _FREQUENT_LETTERS else 1
+        elif (not char.isprintable() and char not in "\n\t") or "\u2500" <= char <= "\u25ff":
+            score -= 3  # control characters, box drawing
+        previous = char
+    return score
+
+
+def _script(char: str) -> str:
+    code = ord(char)
+    if code < 0x250:
+        return "lat"
+    if 0x400 <= code < 0x530:
+        return "cyr"
+    return "other"
 
 
 def _is_utf16(data: bytes) -> bool:
