@@ -78,7 +78,11 @@ def _decode_legacy(data: bytes) -> str:
                 continue
     if not candidates:
         raise DocumentError("undecodable bytes: not UTF-8 and no other text encoding fits")
-    return max(candidates, key=_plausibility)  # max keeps the first of equals
+    scored = [(_plausibility(text), -i, text) for i, text in enumerate(candidates)]
+    score, _, text = max(scored)  # of equal scores, the earliest candidate
+    if score < 0:
+        raise DocumentError("undecodable bytes: no text encoding gives readable text (binary file?)")
+    return text
 
 
 def _plausibility(text: str) -> int:
