@@ -6,6 +6,7 @@ abbreviations ("т.е.", "г.", initials), dialogue exchanges and long lines.
 
     python bench/chunking.py                  # 4 MB, every strategy
     python bench/chunking.py --mb 8 --size 500
+    python bench/chunking.py --no-blank-lines # worst case for sentences
     python bench/chunking.py --json out.json  # also write the figures
 
 MB are megabytes of UTF-8 (Cyrillic letters take two bytes); each timing is
@@ -60,8 +61,13 @@ def paragraph(rng: random.Random) -> str:
     return " ".join(sentence(rng, russian) for _ in range(rng.randint(1, 9)))
 
 
-def generate(megabytes: float, seed: int = 13) -> str:
-    """A Markdown text of about ``megabytes`` MB of UTF-8."""
+def generate(megabytes: float, seed: int = 13, blank_lines: bool = True) -> str:
+    """A Markdown text of about ``megabytes`` MB of UTF-8.
+
+    Without ``blank_lines`` paragraphs are separated by single line breaks,
+    the worst case for the sentence strategy (every paragraph boundary is
+    invisible, so razdel has to read all of the text).
+    """
     rng = random.Random(seed)
     parts: list[str] = ["# Сборник регламентов / Handbook"]
     size, chapter = 0, 0
@@ -75,7 +81,7 @@ def generate(megabytes: float, seed: int = 13) -> str:
                 block = paragraph(rng)
                 parts.append(block)
                 size += len(block.encode("utf-8"))
-    return "\n\n".join(parts) + "\n"
+    return ("\n\n" if blank_lines else "\n").join(parts) + "\n"
 
 
 def measure(doc: Document, strategy: Strategy, size: int | None, repeat: int) -> dict[str, Any]:
@@ -109,10 +115,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=None, help="chunk size in characters (default: each strategy's)")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs per strategy; the best counts")
     parser.add_argument("--strategies", nargs="*", default=[s.value for s in Strategy if s is not Strategy.AUTO])
+    parser.add_argument("--no-blank-lines", action="store_true", help="paragraphs separated by single line breaks")
     parser.add_argument("--json", dest="json_path", default=None, help="also write the figures to this file")
     args = parser.parse_args(argv)
 
-    text = generate(args.mb)
+    text = generate(args.mb, blank_lines=not args.no_blank_lines)
     doc = Document(id="bench.md", text=text, metadata={"format": "md"})
     plain = Document(id="bench.txt", text=text, metadata={"format": "txt"})
     results = []
