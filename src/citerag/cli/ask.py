@@ -28,6 +28,9 @@ def ask_command(
     base_url: str = typer.Option(
         None, "--base-url", help="Model server URL (default: $CITERAG_OPENAI_BASE_URL / $OPENAI_BASE_URL / $OLLAMA_HOST)."
     ),
+    retriever: str = typer.Option(
+        None, "--retriever", "-r", help="bm25, tfidf, dense or hybrid (default: the index's setting)."
+    ),
     min_score: float = typer.Option(
         None, "--min-score", help="Chunks scoring below this are not used; if none is left the answer is 'not found'."
     ),
@@ -56,7 +59,8 @@ def ask_command(
     config = PipelineConfig(
         k=k, min_score=min_score, context_tokens=context_tokens, max_answer_tokens=max_tokens, tokenizer=mode
     )
-    pipeline = Pipeline(Index.load(index_dir), client, config=config, template=template)
+    options = {"retriever": retriever} if retriever else {}
+    pipeline = Pipeline(Index.load(index_dir), client, config=config, template=template, search_options=options)
     out = console()
     if as_json:
         answer = pipeline.answer(question)

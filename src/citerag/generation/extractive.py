@@ -3,19 +3,20 @@
 Used when no model is configured, so ``citerag ask`` works on any machine.
 A sentence is scored by the share of the question's content lemmas it
 contains, plus half its embedding similarity to the question when an
-embedder is available; ties go to the better-ranked source.
+embedder is available, plus a little for a matching heading path; ties go
+to the better-ranked source.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rapidfuzz import fuzz
 
 from citerag.generation.answer import Source
-from citerag.generation.sentences import split_sentences, strip_bullet
+from citerag.generation.sentences import BULLET, split_sentences, strip_bullet
 from citerag.generation.support import SupportScorer
 
 _END = re.compile(r"([.!?…]+)$")
@@ -24,6 +25,8 @@ MAX_WORDS = 80
 NEAR_DUPLICATE = 90  # rapidfuzz ratio above which two sentences say the same
 RELATIVE_FLOOR = 0.5  # a sentence scoring under half the best one is left out
 EMBED_TOP = 12
+MAX_ITEMS = 8  # list items joined to the sentence that introduces them
+SECTION_WEIGHT = 0.3  # a sentence under a heading that matches the question is preferred
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,12 +34,41 @@ class Candidate:
     source: int
     position: int
     text: str
-    overlap: float
-    similarity: float | None
+    overlap: float  # share of the question's lemmas in the sentence
+    similarity: float | None  # embedding cosine with the question
+    section: float = 0.0  # share of the question's lemmas in the source's heading path
 
     @property
     def score(self) -> float:
-        return self.overlap + (0.5 * self.similarity if self.similarity is not None else 0.0)
+        sim = 0.5 * self.similarity if self.similarity is not None else 0.0
+        return self.overlap + sim + SECTION_WEIGHT * self.section
+
+
+def statements(text: str) -> list[tuple[int, str]]:
+    """Sentences fit to quote, by position; a sentence ending in ":" takes the list after it.
+
+    "Суточные выплачиваются: - 700 ₽ …; - 2 500 ₽ …" is one statement: its
+    items alone lose the subject, the intro alone loses the numbers.
+    """
+    sentences = split_sentences(text)
+    out: list[tuple[int, str]] = []
+    i = 0
+    while i < len(sentences):
+        body = strip_bullet(sentences[i].text).strip()
+        j = i + 1
+        if body.endswith(":"):
+            items = []
+            while j < len(sentences) and BULLET.match(sentences[j].text) and len(items) < MAX_ITEMS:
+                items.append(strip_bullet(sentences[j].text).strip().rstrip(".;,"))
+                j += 1
+            if items:
+                body = f"{body} {'; '.join(items)}."
+        words = len(body.split())
+        heading = body.startswith("#") or (not _END.search(body) and words < 6)
+        if MIN_WORDS <= words <= MAX_WORDS and not heading:
+            out.append((i, body))
+        i = j if body.endswith(".") and j > i + 1 else i + 1
+    return out
 
 
 def candidates(
@@ -47,22 +79,17 @@ def candidates(
     Only the ``embed_top`` best by lemma overlap are embedded: on a CPU each
     sentence costs tens of milliseconds, and the rest would not be chosen.
     """
-    found: list[tuple[int, int, str, float]] = []
+    found: list[Candidate] = []
     for source in sources:
-        for position, sentence in enumerate(split_sentences(source.text)):
-            text = strip_bullet(sentence.text).strip()
-            words = len(text.split())
-            if text.startswith("#") or not MIN_WORDS <= words <= MAX_WORDS:
-                continue
-            if not _END.search(text) and words < 6:
-                continue  # a heading or a label, not a statement
+        section = scorer.overlap(question, " ".join(source.headings)) if source.headings else 0.0
+        for position, text in statements(source.text):
             overlap = scorer.overlap(question, text)
             if overlap > 0:
-                found.append((source.number, position, text, overlap))
-    found.sort(key=lambda f: (-f[3], f[0], f[1]))
+                found.append(Candidate(source.number, position, text, overlap, None, section))
+    found.sort(key=lambda c: (-c.score, c.source, c.position))
     found = found[:embed_top] if scorer.embedder is not None else found
-    sims = scorer.query_similarities(question, [f[2] for f in found])
-    return [Candidate(n, pos, text, ov, sim) for (n, pos, text, ov), sim in zip(found, sims)]
+    sims = scorer.query_similarities(question, [c.text for c in found])
+    return [replace(c, similarity=sim) for c, sim in zip(found, sims)]
 
 
 def extractive_answer(
@@ -91,7 +118,8 @@ def extractive_answer(
 
 def _cite(text: str, number: int) -> str:
     """``"… дней."`` → ``"… дней [1]."``: the marker goes before the closing punctuation."""
-    text = " ".join(text.split())
+    text = " ".join(text.split()).rstrip(":;,")
+    text = text[:1].upper() + text[1:]  # list items often start in lower case
     end = _END.search(text)
     if end:
         return f"{text[: end.start()]} [{number}]{end.group(1)}"

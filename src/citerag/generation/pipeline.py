@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from citerag.errors import EmptyQuery, InvalidInput
 from citerag.generation.answer import (
@@ -34,7 +34,7 @@ from citerag.types import Hit
 
 
 class Retriever(Protocol):
-    def search(self, query: str, k: int = 10) -> list[Hit]: ...
+    def search(self, query: str, k: int = 10, **options: Any) -> list[Hit]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +52,9 @@ class PipelineConfig:
     check: CheckConfig = field(default_factory=CheckConfig)
 
     def __post_init__(self) -> None:
+        if self.language is not None:
+            object.__setattr__(self, "language", Language.parse(self.language))
+        object.__setattr__(self, "tokenizer", TokenizerMode(self.tokenizer))
         if self.k < 1:
             raise InvalidInput(f"k must be at least 1, got {self.k}")
         if self.context_tokens < 100:
@@ -108,9 +111,11 @@ class Pipeline:
     """Grounded answers from ``index`` (anything with ``search(query, k)``).
 
     ``llm=None`` answers extractively. ``analyzer`` defaults to the index's
-    (``index.analyzer``); ``embedder`` adds embedding similarity to sentence
-    selection and citation support. Construction is cheap: nothing loads
-    until the first question.
+    (``index.analyzer``); ``embedder`` (default: the index's, when it has
+    vectors) adds embedding similarity to sentence selection and citation
+    support. ``search_options`` go to ``index.search`` as keywords (e.g.
+    ``retriever="bm25"``, ``filters=[...]``). Construction is cheap: nothing
+    loads until the first question.
     """
 
     def __init__(
@@ -122,6 +127,7 @@ class Pipeline:
         template: PromptTemplate | str | Path | None = None,
         analyzer: TermAnalyzer | None = None,
         embedder: TextEmbedder | None = None,
+        search_options: Mapping[str, Any] | None = None,
     ) -> None:
         self.index = index
         self.llm = llm
@@ -131,6 +137,7 @@ class Pipeline:
         self.template = template
         self._analyzer = analyzer
         self._embedder = embedder
+        self._search_options = dict(search_options or {})
         self._scorer: SupportScorer | None = None
 
     # -- public --------------------------------------------------------
@@ -197,7 +204,7 @@ class Pipeline:
         cfg = self.config
         language = cfg.language or detect_language(question)
         t0 = time.perf_counter()
-        hits = list(self.index.search(question, k=cfg.k))
+        hits = list(self.index.search(question, k=cfg.k, **self._search_options))
         kept, below = _split_by_score(hits, cfg.min_score)
         t1 = time.perf_counter()
         if not kept:

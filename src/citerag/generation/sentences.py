@@ -10,7 +10,8 @@ from razdel import sentenize
 # [1], [1, 2], [1; 3], [2-4], [1][2]: one group per bracket pair
 CITATION = re.compile(r"\[\s*(\d{1,4}(?:\s*[,;–—-]\s*\d{1,4})*)\s*\]")
 _LEADING_MARKERS = re.compile(r"^(?:\s*\[\s*\d{1,4}(?:\s*[,;–—-]\s*\d{1,4})*\s*\])+")
-_BULLET = re.compile(r"^\s*(?:[-*•–]|\d{1,3}[.)])\s+")
+_CLOSED = re.compile(r"[.!?…][\"»”')\]]*(?:\s*\[[^\]]*\])*\s*$|^\s*(?:\[[^\]]*\]\s*)+$")
+BULLET = re.compile(r"^\s*(?:[-*•–]|\d{1,3}[.)])\s+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,10 +29,15 @@ def split_sentences(text: str) -> list[Sentence]:
     """
     out: list[Sentence] = []
     for line in re.finditer(r"[^\n]+", text):
+        line_start = len(out)
         for piece in sentenize(line.group(0)):
             start = line.start() + piece.start
             end = line.start() + piece.stop
-            lead = _LEADING_MARKERS.match(piece.text)
+            merged = len(out) > line_start and not _CLOSED.search(out[-1].text)
+            if merged:
+                # razdel also breaks at ";" before a digit and the like: not a sentence end
+                start = out.pop().start
+            lead = None if merged else _LEADING_MARKERS.match(piece.text)
             if lead and out and out[-1].end <= start:
                 prev = out[-1]
                 cut = start + lead.end()
@@ -50,7 +56,7 @@ def strip_citations(text: str) -> str:
 
 
 def strip_bullet(text: str) -> str:
-    return _BULLET.sub("", text, count=1)
+    return BULLET.sub("", text, count=1)
 
 
 def citation_numbers(group: str) -> list[int]:

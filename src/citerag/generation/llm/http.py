@@ -116,8 +116,8 @@ class JsonHttp:
             if isinstance(exc, httpx.ConnectTimeout):
                 return LLMUnreachable(f"LLM server unreachable at {url}: connection timed out")
             return LLMTimeout(
-                f"LLM server at {url} did not answer within {self.timeout:g} s "
-                "(raise the timeout or use a smaller model)"
+                f"timed out: the LLM server at {url} did not answer within {self.timeout:g} s "
+                "(raise --timeout or use a smaller model)"
             )
         if isinstance(exc, (httpx.ConnectError, httpx.UnsupportedProtocol, httpx.InvalidURL)):
             return LLMUnreachable(
