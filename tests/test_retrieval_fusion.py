@@ -18,7 +18,7 @@ DENSE = _c("dense", [30, 10, 40], [0.9, 0.8, 0.7])
 
 
 def test_rrf_scores_and_keeps_each_retrievers_view() -> None:
-    fused = fuse([BM25, DENSE], FusionSettings(rrf_k=60))
+    fused = fuse([BM25, DENSE], FusionSettings(method=FusionMethod.RRF, rrf_k=60))
     by_row = {f.row: f for f in fused}
     assert by_row[10].score == pytest.approx(1 / 61 + 1 / 62)
     assert by_row[20].score == pytest.approx(1 / 62)
@@ -29,7 +29,7 @@ def test_rrf_scores_and_keeps_each_retrievers_view() -> None:
 
 
 def test_rrf_weights_change_the_order() -> None:
-    fused = fuse([BM25, DENSE], FusionSettings(weights={"dense": 3.0}))
+    fused = fuse([BM25, DENSE], FusionSettings(method=FusionMethod.RRF, weights={"dense": 3.0}))
     assert fused[0].row == 30
 
 

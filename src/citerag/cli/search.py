@@ -27,7 +27,7 @@ def search_command(
         [], "--filter", "-f", help="Metadata filter, repeatable: key=value, key=a|b, key>=x, key<=x, key=lo..hi."
     ),
     explain: bool = typer.Option(False, "--explain", help="Show each retriever's score and rank, typo corrections, filters."),
-    fusion: str = typer.Option("rrf", "--fusion", help="Hybrid fusion: rrf, zscore or minmax."),
+    fusion: str = typer.Option("zscore", "--fusion", help="Hybrid fusion: zscore, minmax or rrf."),
     rrf_k: float = typer.Option(60.0, "--rrf-k", help="The k of reciprocal rank fusion."),
     embedder_spec: str = typer.Option(
         None, "--embedder", "-e", help="Query embedder (default: the one the index was built with; must match it)."

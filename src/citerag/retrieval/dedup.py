@@ -33,13 +33,16 @@ def deduplicate(hits: Sequence[Hit], *, max_overlap: float = 0.5) -> list[Hit]:
     ``max_overlap`` of the shorter one's span.
     """
     kept: list[Hit] = []
+    kept_by_doc: dict[str, list[Hit]] = {}
     seen_text: set[str] = set()
     for hit in hits:
         key = _text_key(hit)
         if key in seen_text:
             continue
-        if any(_overlap(hit, other) > max_overlap for other in kept):
+        same_doc = kept_by_doc.setdefault(hit.chunk.doc_id, [])
+        if any(_overlap(hit, other) > max_overlap for other in same_doc):
             continue
         seen_text.add(key)
+        same_doc.append(hit)
         kept.append(hit)
     return [replace(h, rank=i) for i, h in enumerate(kept, 1)]

@@ -2,9 +2,11 @@
 
 * ``rrf``: reciprocal rank fusion, ``sum_i w_i / (k + rank_i)``; only ranks
   matter, so score scales never need calibrating.
-* ``zscore`` / ``minmax``: each list's scores are standardised (or scaled to
-  [0, 1]) over its own candidates, then summed with weights. A candidate a
-  retriever did not return counts as that list's lowest normalised score.
+* ``zscore`` (default) / ``minmax``: each list's scores are standardised (or
+  scaled to [0, 1]) over its own candidates, then summed with weights. A
+  candidate a retriever did not return counts as that list's lowest
+  normalised score. Unlike RRF this keeps how far ahead a clear winner is;
+  it measured better on every benchmark set (see bench/dense.py).
 
 Every fused item keeps each retriever's own score and 1-based rank.
 """
@@ -37,7 +39,7 @@ class FusionMethod(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class FusionSettings:
-    method: FusionMethod = FusionMethod.RRF
+    method: FusionMethod = FusionMethod.ZSCORE
     rrf_k: float = 60.0
     weights: Mapping[str, float] = field(default_factory=dict)  # retriever -> weight (default 1)
 
