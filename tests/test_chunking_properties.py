@@ -79,3 +79,35 @@ def test_word_windows_overlap_by_exactly_the_overlap(text: str, size: int, data:
     for prev, nxt in zip(chunks, chunks[1:]):
         shared = text[nxt.start : prev.end]
         assert len(shared.split()) == overlap if nxt.start < prev.end else overlap == 0
+
+
+blocks = st.lists(
+    st.tuples(st.integers(0, 3), st.lists(st.sampled_from(WORDS), min_size=1, max_size=30)),
+    min_size=1,
+    max_size=25,
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(blocks=blocks, strategy=st.sampled_from(STRATEGIES), size=st.integers(1, 200))
+def test_documents_with_a_loader_outline(blocks: list[tuple[int, list[str]]], strategy: str, size: int) -> None:
+    """HTML/DOCX/PDF documents carry their headings as an outline, not as '#' lines."""
+    from citerag.loaders.builder import TextBuilder
+
+    builder = TextBuilder()
+    for level, words in blocks:
+        if level:
+            builder.heading(level, " ".join(words[:4]))
+        else:
+            builder.paragraph(" ".join(words))
+    parsed = builder.build("html")
+    doc = Document(
+        id="стр.html",
+        text=parsed.text,
+        metadata={"format": "html", "outline": [h.to_json() for h in parsed.outline]},
+    )
+    chunks = make_chunker(strategy, size=size, overlap=0).split(doc)
+    check(doc, chunks, None if strategy == "words" else size)
+    titles = {h.title for h in parsed.outline}
+    for chunk in chunks:
+        assert set(chunk.metadata["headings"]) <= titles
