@@ -86,7 +86,8 @@ HTML = """<!doctype html>
   <h1>Насос НЦ-1</h1>
   <p>Насос   перекачивает
      воду.<br>Давление до 12 атм.</p>
-  <h2>Обслуживание</h2>
+  <h2>Обслу<em>живание</em></h2>
+  <p hidden>Скрытый абзац.</p>
   <ul><li>Проверять уплотнения.</li><li>Менять масло раз в год.</li></ul>
   <table><tr><th>Модель</th><th>Мощность</th></tr><tr><td>НЦ-1</td><td>3 кВт</td></tr></table>
   <script>document.write("ещё скрипт")</script>
@@ -101,7 +102,7 @@ def test_html_main_text_with_headings_without_scripts_and_navigation(tmp_path: P
     doc = load_file(path)
     assert doc.title == "Справка по насосам"
     assert doc.metadata["format"] == "html"
-    for dropped in ("скрипт", "Главная", "О нас", "Логотип", "color", "Компания"):
+    for dropped in ("скрипт", "Главная", "О нас", "Логотип", "color", "Компания", "Скрытый"):
         assert dropped not in doc.text
     assert "Насос перекачивает воду.\nДавление до 12 атм." in doc.text
     assert "Проверять уплотнения.\n\nМенять масло раз в год." in doc.text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 
 import typer
@@ -57,7 +58,7 @@ def chunks_command(
         payload = {
             "chunker": {"strategy": chunker.name, **chunker.params},
             "stats": stats.to_json(),
-            "histogram": {"chars": stats.histogram(bins, "chars").__dict__},
+            "histogram": {unit: asdict(stats.histogram(bins, unit)) for unit in ("chars", "words")},
             "failures": [{"path": f.path, "reason": f.reason} for f in loaded.failures],
             "chunks": [c.to_json() for c in chunks[:show]],
         }

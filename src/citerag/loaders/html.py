@@ -32,7 +32,7 @@ def parse_html(data: bytes) -> Parsed:
     for selector in DROPPED:
         for node in tree.css(selector):
             node.decompose()
-    for node in tree.css('[role="navigation"], [aria-hidden="true"]'):
+    for node in tree.css('[role="navigation"], [aria-hidden="true"], [hidden]'):
         node.decompose()
     for selector in PAGE_CHROME:
         for node in tree.css(selector):
@@ -88,7 +88,8 @@ class _Walker:
                 continue
             if tag in HEADINGS:
                 self.flush()
-                self.builder.heading(HEADINGS[tag], node.text(deep=True, separator=" "))
+                # No separator: inline tags may split a word ("Нас<b>ос</b>").
+                self.builder.heading(HEADINGS[tag], node.text(deep=True, separator=""))
                 continue
             if tag == "br":
                 self.line.append("\n")
