@@ -191,3 +191,20 @@ def test_recursive_cuts_at_the_coarsest_boundary_that_fits() -> None:
     assert not any(c.text.endswith(("Втор", "абза")) for c in chunks)  # then words, never mid-word
     merged = make_chunker("recursive", size=200).split(Document(id="r", text=text))
     assert [c.text for c in merged] == [text]  # small neighbours merge back up to the size
+
+
+def test_sentences_keep_paragraphs_whole_and_overlap_repeats_whole_sentences() -> None:
+    first = "Абзац один. Он короткий."
+    second = "Абзац два начинается здесь. Потом идёт середина. И вот конец абзаца."
+    doc = Document(id="p.txt", text=f"{first}\n\n{second}")
+    chunks = make_chunker("sentences", size=50).split(doc)
+    assert chunks[0].text == first  # not filled up with the next paragraph's first sentence
+    assert [c.text for c in chunks[1:]] == [
+        "Абзац два начинается здесь. Потом идёт середина.",
+        "И вот конец абзаца.",
+    ]
+    overlapped = make_chunker("sentences", size=50, overlap=25).split(doc)
+    assert [c.text for c in overlapped[1:]] == [
+        "Абзац два начинается здесь. Потом идёт середина.",
+        "Потом идёт середина. И вот конец абзаца.",
+    ]

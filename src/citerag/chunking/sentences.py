@@ -14,9 +14,12 @@ from citerag.types import Chunk, Document
 class SentenceChunker:
     """Whole sentences (razdel) packed up to ``size`` characters.
 
-    A sentence longer than ``size`` is split between words (a word longer
-    than ``size`` between characters), so no chunk exceeds ``size``.
-    ``overlap`` repeats trailing whole sentences of up to that many characters.
+    Paragraphs (blank-line separated) are the units when they fit in
+    ``size``, so a chunk never ends in the middle of a paragraph it could
+    have held; longer paragraphs are cut into sentences. A sentence longer
+    than ``size`` is split between words (a word longer than ``size``
+    between characters), so no chunk exceeds ``size``. ``overlap`` repeats
+    trailing units of up to that many characters.
     """
 
     size: int = 1000
