@@ -208,3 +208,9 @@ def test_sentences_keep_paragraphs_whole_and_overlap_repeats_whole_sentences() -
         "Абзац два начинается здесь. Потом идёт середина.",
         "Потом идёт середина. И вот конец абзаца.",
     ]
+
+
+def test_default_overlap_scales_with_a_given_size() -> None:
+    assert make_chunker("words", size=10).params == {"size": 10, "overlap": 2}
+    assert make_chunker("chars", size=300).params == {"size": 300, "overlap": 30}
+    assert make_chunker("words", size=1).params["overlap"] == 0

@@ -59,7 +59,10 @@ def make_chunker(
     default_size, default_overlap = DEFAULTS[kind]
     unit = "words" if kind is Strategy.WORDS else "characters"
     size = _positive_int("size", default_size if size is None else size, unit)
-    overlap = _overlap(default_overlap if overlap is None else overlap, size, unit)
+    if overlap is None:
+        # The default overlap is a share of the default size, so a smaller size keeps it valid.
+        overlap = default_overlap * size // default_size
+    overlap = _overlap(overlap, size, unit)
     allowed = OPTIONS.get(kind, ())
     unknown = sorted(set(options) - set(allowed))
     if unknown:
