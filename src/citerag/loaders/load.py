@@ -90,7 +90,9 @@ def load_paths(
 
     Unreadable files are collected in ``failures`` with the reason; with
     ``strict=True`` the first one raises ``DocumentError`` instead.
-    ``include``/``exclude`` are globs (``*.md``, ``drafts``, ``notes/**/*.txt``).
+    ``include``/``exclude`` are globs (``*.md``, ``drafts``, ``notes/**/*.txt``)
+    applied inside folders; a file named directly is always loaded. Hidden
+    files and folders are skipped.
     """
     if isinstance(paths, (str, Path)):
         paths = [paths]
