@@ -169,3 +169,21 @@ def test_settings_are_values(index: Index) -> None:
     base = RetrievalSettings()
     changed = replace(base, top_k_retrieve=5)
     assert base.top_k_retrieve == 50 and changed.top_k_retrieve == 5
+
+
+def test_float16_vectors_halve_the_file_and_keep_the_ranking(index: Index, tmp_path: Path) -> None:
+    assert index.dense is not None
+    index.save(tmp_path / "f32")
+    half = Index.from_texts(TEXTS, ids=[f"d{i}" for i in range(len(TEXTS))], metadata=META, embedder=HashEmbedder())
+    assert half.dense is not None
+    half.dense = half.dense.as_float16()
+    half.save(tmp_path / "f16")
+    size32 = (tmp_path / "f32" / "vectors.npy").stat().st_size
+    size16 = (tmp_path / "f16" / "vectors.npy").stat().st_size
+    assert size16 < 0.6 * size32
+    loaded = Index.load(tmp_path / "f16")
+    assert loaded.dense is not None and loaded.dense.vectors.vectors.dtype == np.float16
+    for query in ("VPN", "отпуск", "резервное копирование"):
+        assert [h.chunk.id for h in loaded.search(query, k=3, retriever="dense")] == [
+            h.chunk.id for h in index.search(query, k=3, retriever="dense")
+        ]

@@ -38,6 +38,7 @@ def index_command(
         help="Embedding cache file (default: the user cache folder); unchanged text is never embedded twice.",
     ),
     no_embedding_cache: bool = typer.Option(False, "--no-embedding-cache", help="Do not read or write the embedding cache."),
+    float16_vectors: bool = typer.Option(False, "--float16-vectors", help="Store vectors as float16 (half the size)."),
 ) -> None:
     """Index files and folders into an index directory (updated in place: unchanged files are reused)."""
     from citerag import Index
@@ -79,6 +80,8 @@ def index_command(
             progress=progress,  # type: ignore[arg-type]
             embedder=embedder,
         )
+    if float16_vectors and index.dense is not None:
+        index.dense = index.dense.as_float16()
     index.save(index_dir)
     elapsed = time.perf_counter() - started
     report = index.report

@@ -49,6 +49,13 @@ class DenseRetriever:
         """The same vectors queried through another (compatible) embedder object."""
         return DenseRetriever(self.vectors, self.info, embedder)
 
+    def as_float16(self) -> "DenseRetriever":
+        """The same retriever with float16 vectors: half the disk and memory,
+        scores within about 1e-3 of float32."""
+        v = self.vectors
+        half = VectorIndex(v.vectors.astype(np.float16), mode=v.mode, hnsw=v.hnsw_settings)
+        return DenseRetriever(half, self.info, self._embedder)
+
     def search(
         self, query: str, k: int, allowed: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray]:

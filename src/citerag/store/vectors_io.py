@@ -18,10 +18,11 @@ VECTORS_FILE = "vectors.npy"
 HNSW_FILE = "vectors.hnsw"
 
 
-def save_vectors(directory: Path, dense: DenseRetriever, *, float16: bool = False) -> dict[str, Any]:
-    """Write the vectors (and the HNSW graph when the index uses one); returns the manifest section."""
+def save_vectors(directory: Path, dense: DenseRetriever) -> dict[str, Any]:
+    """Write the vectors in their dtype (and the HNSW graph when the index uses
+    one); returns the manifest section."""
     matrix = dense.vectors.vectors
-    dtype = np.float16 if float16 else np.float32
+    dtype = np.float16 if matrix.dtype == np.float16 else np.float32
     np.save(directory / VECTORS_FILE, np.ascontiguousarray(matrix, dtype=dtype), allow_pickle=False)
     section: dict[str, Any] = {
         "embedder": dense.info.to_json(),
