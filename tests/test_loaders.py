@@ -187,3 +187,11 @@ def test_setext_headings_are_recognised_but_not_list_lines(tmp_path: Path) -> No
     assert doc.title == "Руководство"
     assert doc.metadata["headings"] == ["Руководство", "Установка"]
     assert text[doc.metadata["outline"][1]["start"] : doc.metadata["outline"][1]["end"]] == "Установка\n---------"
+
+
+def test_front_matter_title_wins_over_first_heading(tmp_path: Path) -> None:
+    text = '---\ntitle: "Политика отпусков"\ntags: [hr]\n---\n\n# Отпуск\n\nТекст.\n'
+    doc = load_file(write(tmp_path / "fm.md", text))
+    assert doc.title == "Политика отпусков"
+    assert doc.metadata["headings"] == ["Отпуск"]
+    assert doc.text == text  # offsets stay valid: nothing is removed
