@@ -73,7 +73,13 @@ class FakeIndex:
         self.calls: list[str | None] = []
 
     def search(
-        self, query: str, k: int = 10, *, retriever: str | None = None, min_score: float | None = None
+        self,
+        query: str,
+        k: int = 10,
+        *,
+        retriever: str | None = None,
+        min_score: float | None = None,
+        settings: object = None,
     ) -> list[Hit]:
         self.calls.append(retriever)
         assert min_score == float("-inf")  # the evaluation must see every hit
@@ -126,4 +132,5 @@ def test_by_document_ranks_document_ids_once() -> None:
         by_document=True,
     )
     assert result.ranks == {"q": 2}  # m (two chunks) counts once, then k
-    assert result.config.name == "bm25 / sentences-200"
+    assert result.config.name == "bm25 / sentences:200"
+    assert EvalConfig("tfidf", "words", None, 20).name == "tfidf / words::20"

@@ -51,6 +51,8 @@ def eval_command(
     retrievers: list[str] = typer.Option(None, "--retriever", "-r", help="Retriever to compare; repeat for several (bm25, tfidf, ...)."),
     chunkings: list[str] = typer.Option(None, "--chunking", "-c", help="BEIR only: chunking variant strategy[:size[:overlap]]; repeat for several."),
     ks: list[int] = typer.Option([1, 3, 5, 10, 100], "--k", "-k", help="Cut-offs for the metrics; repeat for several."),
+    embedder: str = typer.Option(None, "--embedder", help="BEIR only: embedder for the dense/hybrid retrievers (e.g. e5, hash)."),
+    plain: bool = typer.Option(False, "--plain", help="Measure the bare ranking: no typo correction, no near-duplicate removal."),
     negatives: Path = typer.Option(None, "--negatives", help="CSV of unanswerable questions, to judge the not-found threshold."),
     min_score: float = typer.Option(None, "--min-score", help="The not-found threshold to judge (default: the index setting)."),
     out: Path = typer.Option(None, "--out", "-o", help="Also write every figure (per-question ranks included) as JSON here."),
@@ -74,14 +76,25 @@ def eval_command(
             from citerag.evaluation.beir import load_beir
 
             data = load_beir(beir, split=split)
-            variants = [parse_chunking(c) for c in chunkings] or [(None, None, None)]
+            variants = [parse_chunking(c) for c in chunkings or []] or [(None, None, None)]
             configs = [
-                EvalConfig(r, chunking=c, chunk_size=s, chunk_overlap=o)
+                EvalConfig(r, chunking=c, chunk_size=s, chunk_overlap=o, plain=plain)
                 for c, s, o in variants
                 for r in (retrievers or ["bm25"])
             ]
+            embed = None
+            if embedder:
+                from citerag.dense.factory import make_embedder
+
+                embed = make_embedder(embedder)
             results = evaluate_beir(
-                data, configs, ks=ks, negatives=extra_negatives, min_score=min_score, progress=progress  # type: ignore[arg-type]
+                data,
+                configs,
+                ks=ks,
+                negatives=extra_negatives,
+                min_score=min_score,
+                embedder=embed,
+                progress=progress,  # type: ignore[arg-type]
             )
             source, texts = f"beir:{beir}", data.queries
         else:
@@ -99,6 +112,7 @@ def eval_command(
                 index,
                 labelled,
                 retrievers or [index.settings.retriever or "bm25"],
+                plain=plain,
                 ks=ks,
                 min_score=min_score,
                 progress=progress,  # type: ignore[arg-type]
@@ -129,32 +143,28 @@ def eval_command(
 
 
 def _print_table(results: Sequence[ConfigResult], headline: list[str], source: str) -> None:
+    """Configurations as columns, measures as rows: stays readable in a narrow terminal."""
     n = results[0].report.n_queries if results else 0
     table = Table(title=f"{source}: {n} questions", title_justify="left")
-    table.add_column("configuration")
-    for name in headline:
-        table.add_column(name, justify="right")
-    table.add_column("p50 ms", justify="right")
-    table.add_column("p95 ms", justify="right")
-    table.add_column("build s", justify="right")
-    table.add_column("chunks", justify="right")
+    table.add_column("measure")
+    for r in results:
+        table.add_column(r.config.name, justify="right", overflow="fold")
+    rows: list[tuple[str, list[str]]] = [
+        (name, [f"{r.report.metrics[name]:.3f}" for r in results]) for name in headline
+    ]
+    rows.append(("p50 ms", [f"{r.latency_p50_ms:.2f}" for r in results]))
+    rows.append(("p95 ms", [f"{r.latency_p95_ms:.2f}" for r in results]))
+    if any(r.build_seconds is not None for r in results):
+        rows.append(("build s", ["" if r.build_seconds is None else f"{r.build_seconds:.2f}" for r in results]))
+    rows.append(("chunks", ["" if r.n_chunks is None else str(r.n_chunks) for r in results]))
     judged = any(r.threshold is not None for r in results)
     if judged:
-        table.add_column("false answers", justify="right")
-        table.add_column("false refusals", justify="right")
-        table.add_column("best threshold", justify="right")
-    for r in results:
-        row = [r.config.name, *(f"{r.report.metrics[m]:.3f}" for m in headline)]
-        row += [f"{r.latency_p50_ms:.2f}", f"{r.latency_p95_ms:.2f}"]
-        row += ["" if r.build_seconds is None else f"{r.build_seconds:.2f}", "" if r.n_chunks is None else str(r.n_chunks)]
-        if judged:
-            t, b = r.threshold, r.best
-            row += [
-                f"{t.false_answer_rate:.1%}" if t else "",
-                f"{t.false_refusal_rate:.1%}" if t else "",
-                f"{b.threshold:.3g} ({b.balanced_error:.1%} err)" if b else "",
-            ]
-        table.add_row(*row)
+        rows.append(("false answers", [f"{r.threshold.false_answer_rate:.1%}" if r.threshold else "" for r in results]))
+        rows.append(("false refusals", [f"{r.threshold.false_refusal_rate:.1%}" if r.threshold else "" for r in results]))
+        rows.append(("best threshold", [f"{r.best.threshold:.4g}" if r.best else "" for r in results]))
+        rows.append(("  its error", [f"{r.best.balanced_error:.1%}" if r.best else "" for r in results]))
+    for name, cells in rows:
+        table.add_row(name, *cells)
     console().print(table)
     if judged:
         console().print(

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 # (stage, done, total); stages: "index <config>", "search <config>".
 StageProgress = Callable[[str, int, int], None]
 
+VECTOR_RETRIEVERS = frozenset({"dense", "hybrid"})
+
 
 def _stage(progress: StageProgress | None, stage: str) -> Callable[[int, int], None] | None:
     if progress is None:
@@ -39,6 +41,7 @@ def build_beir_index(
     config: EvalConfig,
     analyzer: "Analyzer | None" = None,
     progress: Callable[[int, int], None] | None = None,
+    embedder: Any = None,
 ) -> "tuple[Index, float]":
     """The index of a BEIR corpus for ``config``'s chunking, and its build time in seconds."""
     from citerag.index import Index
@@ -49,6 +52,8 @@ def build_beir_index(
     analyzer.warm_up()
     started = time.perf_counter()
     options: dict[str, Any] = {"analyzer": analyzer}
+    if embedder is not None:
+        options["embedder"] = embedder
     if progress is not None:
         options["progress"] = lambda _stage_name, done, total: progress(done, total)
     if config.chunking is None:
@@ -72,18 +77,31 @@ def evaluate_beir(
     ks: Sequence[int] = DEFAULT_KS,
     negatives: dict[str, str] | None = None,
     min_score: float | None = None,
+    embedder: Any = None,
     progress: StageProgress | None = None,
 ) -> list[ConfigResult]:
-    """One result per configuration; configurations with the same chunking share an index."""
+    """One result per configuration; configurations with the same chunking share an index.
+
+    ``embedder`` (a ``citerag.dense`` embedder) is needed by the dense and
+    hybrid retrievers; it embeds only the chunkings that one of them uses,
+    and the embedding time counts as build time.
+    """
     from citerag.text import Analyzer
 
     analyzer = Analyzer()  # shared, so its word cache serves every build
     built: dict[tuple[object, ...], tuple[Index, float]] = {}
     results = []
+    needs_vectors = {c.chunk_key for c in configs if c.retriever in VECTOR_RETRIEVERS}
+    if needs_vectors and embedder is None:
+        raise InvalidInput("the dense and hybrid retrievers need an embedder, e.g. --embedder e5")
     for config in configs:
         if config.chunk_key not in built:
             built[config.chunk_key] = build_beir_index(
-                data, config, analyzer, _stage(progress, f"index {config.name}")
+                data,
+                config,
+                analyzer,
+                _stage(progress, f"index {config.name}"),
+                embedder=embedder if config.chunk_key in needs_vectors else None,
             )
         index, seconds = built[config.chunk_key]
         results.append(
@@ -109,6 +127,7 @@ def evaluate_labelled(
     labelled: LabelledSet,
     retrievers: Sequence[str],
     *,
+    plain: bool = False,
     ks: Sequence[int] = DEFAULT_KS,
     min_score: float | None = None,
     progress: StageProgress | None = None,
@@ -128,7 +147,7 @@ def evaluate_labelled(
         )
     results = []
     for retriever in retrievers:
-        config = EvalConfig(retriever=retriever)
+        config = EvalConfig(retriever=retriever, plain=plain)
         result = evaluate_config(
             index,
             config,

@@ -60,7 +60,8 @@ def plot_results(results: Sequence[ConfigResult], path: str | Path, metrics: Seq
         raise InvalidInput("nothing to plot: no configuration was evaluated")
     path = Path(path)
     width = 0.8 / len(results)
-    fig = Figure(figsize=(max(6.0, 1.2 * len(metrics) * max(1, len(results)) / 2), 4.5), layout="constrained")
+    width_in = min(14.0, max(7.0, 0.45 * len(metrics) * len(results) + 3.0))
+    fig = Figure(figsize=(width_in, 4.5), layout="constrained")
     FigureCanvasAgg(fig)  # the Agg canvas, without pyplot's global state
     ax = fig.add_subplot()
     for i, result in enumerate(results):
@@ -73,7 +74,7 @@ def plot_results(results: Sequence[ConfigResult], path: str | Path, metrics: Seq
     ax.set_ylabel("score")
     n = results[0].report.n_queries
     ax.set_title(f"Retrieval quality, {n} questions")
-    ax.legend(fontsize=8, loc="lower right")
+    fig.legend(fontsize=8, loc="outside right upper")  # outside: never hides a bar
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=120)
     return path

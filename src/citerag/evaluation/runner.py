@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -25,8 +25,21 @@ Progress = Callable[[int, int], None]
 
 class Searchable(Protocol):
     def search(
-        self, query: str, k: int = 10, *, retriever: str | None = None, min_score: float | None = None
+        self,
+        query: str,
+        k: int = 10,
+        *,
+        retriever: str | None = None,
+        min_score: float | None = None,
+        settings: Any = None,
     ) -> list[Hit]: ...
+
+
+def plain_settings() -> Any:
+    """Search settings without query rewriting or result pruning, to measure the ranking alone."""
+    from citerag.retrieval.settings import RetrievalSettings
+
+    return RetrievalSettings(correct_typos=False, dedup=False)
 
 
 @dataclass(frozen=True)
@@ -37,6 +50,7 @@ class EvalConfig:
     chunking: str | None = None
     chunk_size: int | None = None
     chunk_overlap: int | None = None
+    plain: bool = False  # the bare ranking: no typo correction, no near-duplicate removal
 
     @property
     def chunk_key(self) -> tuple[str | None, int | None, int | None]:
@@ -45,14 +59,16 @@ class EvalConfig:
 
     @property
     def name(self) -> str:
+        """``bm25`` or ``bm25 / words:120:20`` (the chunking as ``citerag eval --chunking`` spells it)."""
+        base = self.retriever + (" plain" if self.plain else "")
         if self.chunking is None:
-            return self.retriever
-        parts = [self.chunking]
-        if self.chunk_size is not None:
-            parts.append(str(self.chunk_size))
-        if self.chunk_overlap:
-            parts.append(f"o{self.chunk_overlap}")
-        return f"{self.retriever} / {'-'.join(parts)}"
+            return base
+        spec = self.chunking
+        if self.chunk_size is not None or self.chunk_overlap is not None:
+            spec += f":{'' if self.chunk_size is None else self.chunk_size}"
+        if self.chunk_overlap is not None:
+            spec += f":{self.chunk_overlap}"
+        return f"{base} / {spec}"
 
 
 @dataclass(frozen=True)
@@ -89,6 +105,7 @@ class ConfigResult:
             "chunking": self.config.chunking,
             "chunk_size": self.config.chunk_size,
             "chunk_overlap": self.config.chunk_overlap,
+            "plain": self.config.plain,
             "n_queries": self.report.n_queries,
             "metrics": dict(self.report.metrics),
             "latency_ms": {"p50": self.latency_p50_ms, "p95": self.latency_p95_ms},
@@ -111,6 +128,7 @@ def run_queries(
     *,
     k: int,
     retriever: str | None = None,
+    plain: bool = False,
     by_document: bool = False,
     progress: Progress | None = None,
 ) -> dict[str, QueryOutcome]:
@@ -121,11 +139,12 @@ def run_queries(
     """
     out: dict[str, QueryOutcome] = {}
     total = len(queries)
+    options: dict[str, Any] = {"settings": plain_settings()} if plain else {}
     for done, (query_id, text) in enumerate(queries.items(), start=1):
         started = time.perf_counter()
         try:
             # No score cut-off here: the threshold is judged separately, on the best scores.
-            hits = index.search(text, k=k, retriever=retriever, min_score=NO_HIT)
+            hits = index.search(text, k=k, retriever=retriever, min_score=NO_HIT, **options)
         except EmptyQuery:
             hits = []
         seconds = time.perf_counter() - started
@@ -163,7 +182,13 @@ def evaluate_config(
     depth = max(ks)
     every = {**queries, **(negatives or {})}
     outcomes = run_queries(
-        index, every, k=depth, retriever=config.retriever, by_document=by_document, progress=progress
+        index,
+        every,
+        k=depth,
+        retriever=config.retriever,
+        plain=config.plain,
+        by_document=by_document,
+        progress=progress,
     )
     run = {q: outcomes[q].ranked for q in queries}
     report = evaluate_run(run, qrels, ks)
