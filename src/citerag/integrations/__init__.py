@@ -1,0 +1,1 @@
+"""Adapters that plug a citerag index into other frameworks (optional extras)."""
