@@ -57,3 +57,17 @@ def test_bad_settings_name_the_fix() -> None:
         FusionSettings(method="sum")  # type: ignore[arg-type]
     with pytest.raises(InvalidInput, match="negative"):
         FusionSettings(weights={"dense": -1})
+
+
+@pytest.mark.parametrize("method", ["zscore", "minmax"])
+def test_a_lone_candidate_still_counts_for_its_retriever(method: str) -> None:
+    only = _c("bm25", [20], [4.2])
+    fused = fuse([only, DENSE], FusionSettings(method=method))  # type: ignore[arg-type]
+    by_row = {f.row: f.score for f in fused}
+    # Row 20 is the only lexical match; rows 30 and 10 are dense's best two.
+    assert by_row[20] > by_row[40]
+    assert fused[0].row in (20, 30)
+
+
+def test_default_fusion_is_zscore() -> None:
+    assert FusionSettings().method is FusionMethod.ZSCORE

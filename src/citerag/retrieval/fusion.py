@@ -63,15 +63,19 @@ class Fused:
     ranks: dict[str, int]
 
 
-def _normalised(scores: np.ndarray, method: FusionMethod) -> np.ndarray:
+def _normalised(scores: np.ndarray, method: FusionMethod) -> tuple[np.ndarray, float]:
+    """Normalised scores and the value a missing candidate gets."""
     s = scores.astype(np.float64)
     if s.size == 0:
-        return s
+        return s, 0.0
+    spread = s.max() - s.min()
+    if spread == 0:
+        # One candidate (or all tied): being returned still beats being missing.
+        return np.ones_like(s), 0.0
     if method is FusionMethod.MINMAX:
-        span = s.max() - s.min()
-        return (s - s.min()) / span if span > 0 else np.ones_like(s)
-    std = s.std()
-    return (s - s.mean()) / std if std > 0 else np.zeros_like(s)
+        return (s - s.min()) / spread, 0.0
+    z = (s - s.mean()) / s.std()
+    return z, float(z.min())
 
 
 def fuse(lists: Sequence[Candidates], settings: FusionSettings | None = None) -> list[Fused]:
@@ -86,8 +90,7 @@ def fuse(lists: Sequence[Candidates], settings: FusionSettings | None = None) ->
             values = 1.0 / (cfg.rrf_k + np.arange(1, len(cands) + 1, dtype=np.float64))
             floors[cands.name] = 0.0
         else:
-            values = _normalised(cands.scores, cfg.method)
-            floors[cands.name] = float(values.min()) if values.size else 0.0
+            values, floors[cands.name] = _normalised(cands.scores, cfg.method)
         contrib[cands.name] = {}
         for rank, (row, raw, value) in enumerate(zip(cands.rows.tolist(), cands.scores.tolist(), values), 1):
             scores.setdefault(row, {})[cands.name] = float(raw)
