@@ -116,3 +116,20 @@ def test_bad_llm_spec_and_missing_index(capsys: pytest.CaptureFixture[str], inde
     assert code == 2 and "unknown LLM provider" in err
     code, _, err = run(capsys, "ask", "вопрос", "--index", str(tmp_path / "nowhere"))
     assert code != 0 and "error" in err
+
+
+def test_user_template_reaches_the_model(capsys: pytest.CaptureFixture[str], index_dir: str, tmp_path: Path) -> None:
+    template = tmp_path / "brief.txt"
+    template.write_text("[system]\nОтвечай одним словом.\n[user]\n$sources\nВопрос: $question\n", encoding="utf-8")
+    with FakeLLMServer(reply="28 [1].") as server:
+        code, out, _ = run(
+            capsys, "ask", "Сколько дней отпуска?", "--index", index_dir, "--llm", "ollama:good",
+            "--base-url", server.url, "--template", str(template), "--no-stream",
+        )
+        sent = server.requests[-1]["json"]
+    assert code == 0
+    assert sent["messages"][0] == {"role": "system", "content": "Отвечай одним словом."}
+    assert sent["messages"][1]["content"].endswith("Вопрос: Сколько дней отпуска?")
+    assert sent["stream"] is True  # the pipeline always streams; --no-stream only prints at the end
+    assert out.startswith("28 [1].")
+    assert "Checked answer" not in out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
@@ -12,6 +13,9 @@ from rich.text import Text
 from citerag.cli import app
 from citerag.cli.options import IndexDirOption, JsonOption
 from citerag.cli.render import console, display_source, snippet
+
+if TYPE_CHECKING:  # the generation package loads only when a command runs
+    from citerag.generation import Answer
 
 
 @app.command("ask")
@@ -77,7 +81,7 @@ def ask_command(
     print_answer(out, answer, streamed)
 
 
-def print_answer(out: Console, answer, streamed: str = "") -> None:  # type: ignore[no-untyped-def]
+def print_answer(out: Console, answer: Answer, streamed: str = "") -> None:
     """The answer (unless already streamed as is), then sources, check report and cuts."""
     from citerag.generation import AnswerMode
 
@@ -107,7 +111,7 @@ def print_answer(out: Console, answer, streamed: str = "") -> None:  # type: ign
     )
 
 
-def _print_sources(out: Console, answer) -> None:  # type: ignore[no-untyped-def]
+def _print_sources(out: Console, answer: Answer) -> None:
     if not answer.sources:
         return
     cited = [s for s in answer.sources if s.cited]
@@ -135,7 +139,7 @@ def _print_sources(out: Console, answer) -> None:  # type: ignore[no-untyped-def
                 out.print(body)
 
 
-def _print_check(out: Console, answer) -> None:  # type: ignore[no-untyped-def]
+def _print_check(out: Console, answer: Answer) -> None:
     report = answer.citations
     if answer.not_found and not answer.flags:
         return
