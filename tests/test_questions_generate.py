@@ -213,3 +213,71 @@ def test_chunk_sample_is_seeded_and_in_index_order() -> None:
     c = select_chunks(many, QuestionSettings(limit=10, seed=2))
     assert [x.id for x in a] == [x.id for x in b] != [x.id for x in c]
     assert [x.id for x in a] == sorted((x.id for x in a), key=lambda s: int(s[1:]))
+
+
+# -- the command line ---------------------------------------------------------
+
+
+def _saved_index(tmp_path: Path) -> Path:
+    from citerag import Index
+
+    index_dir = tmp_path / "idx"
+    Index.from_chunks(CHUNKS).save(index_dir)
+    return index_dir
+
+
+def test_cli_generate_then_eval_reads_the_file(server: QuestionServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from citerag.cli import main
+
+    index_dir, out = _saved_index(tmp_path), tmp_path / "q.csv"
+    args = ["questions", "generate", "-i", str(index_dir), "-o", str(out), "--llm", "openai:fake",
+            "--base-url", server.url, "-n", "3", "--min-chars", "60", "--quiet"]
+    assert main(args) == 0
+    assert "Wrote 5 questions from 4 chunks" in capsys.readouterr().out
+    asked = len(server.requests)
+    assert main(args) == 0  # everything is done: resuming asks nothing
+    assert len(server.requests) == asked
+    assert "4 done earlier" in capsys.readouterr().out
+    assert main(["eval", "-q", str(out), "-i", str(index_dir), "--json", "-k", "1"]) == 0
+    assert json.loads(capsys.readouterr().out)["configs"][0]["n_queries"] == 5
+
+
+def test_cli_generated_negatives_have_no_chunk_id(tmp_path: Path) -> None:
+    from citerag.cli import main
+
+    index_dir, out = _saved_index(tmp_path), tmp_path / "neg.csv"
+    with QuestionServer() as s:
+        code = main(["questions", "negatives", "-i", str(index_dir), "-o", str(out), "--llm", "openai:fake",
+                     "--base-url", s.url, "--min-chars", "60", "--limit", "1", "--quiet"])
+        prompt = s.requests[0]["messages"][1]["content"]
+    assert code == 0
+    assert "НЕ отвечает" in prompt or "does NOT answer" in prompt
+    data = read_labelled_csv(out)
+    assert data.questions and all(q.negative for q in data.questions)
+
+
+def test_cli_negatives_from_another_corpus_are_seeded(tmp_path: Path) -> None:
+    from citerag.cli import main
+
+    other = tmp_path / "other.txt"
+    other.write_text("\n".join(f"Вопрос номер {i} про космос?" for i in range(30)), encoding="utf-8")
+    labelled = tmp_path / "mine.csv"
+    labelled.write_text("question;chunk_id\nВопрос номер 3 про космос?;c1\n", encoding="utf-8")
+    outs = []
+    for name, seed in (("a", 1), ("b", 1), ("c", 2)):
+        out = tmp_path / f"{name}.csv"
+        assert main(["questions", "negatives", "--from", str(other), "--count", "10", "--seed", str(seed),
+                     "--exclude", str(labelled), "-o", str(out)]) == 0
+        outs.append([q.question for q in read_labelled_csv(out).questions])
+    assert len(outs[0]) == 10 and outs[0] == outs[1] != outs[2]
+    assert "Вопрос номер 3 про космос?" not in outs[0] + outs[2]
+
+
+def test_cli_generate_without_a_model_says_how_to_configure_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from citerag.cli import main
+
+    monkeypatch.delenv("CITERAG_LLM", raising=False)
+    assert main(["questions", "generate", "-i", str(_saved_index(tmp_path)), "-o", str(tmp_path / "q.csv")]) == 2
+    assert "--llm" in capsys.readouterr().err

@@ -78,6 +78,8 @@ def run() -> None:
 from citerag.cli import index_cmd as _index_cmd  # noqa: E402,F401
 from citerag.cli import search as _search  # noqa: E402,F401
 from citerag.cli import eval as _eval  # noqa: E402,F401
+from citerag.cli import questions as _questions  # noqa: E402,F401
+from citerag.cli import tune as _tune  # noqa: E402,F401
 from citerag.cli import chunks as _chunks  # noqa: E402,F401
 from citerag.cli import ask as _ask  # noqa: E402,F401
 # --- end of command modules ---

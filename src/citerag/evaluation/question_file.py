@@ -15,6 +15,7 @@ from pathlib import Path
 from citerag.evaluation.labelled import LabelledQuestion, read_labelled_csv, write_labelled_csv
 from citerag.evaluation.questions import (
     FilterCounts,
+    QuestionKind,
     QuestionSettings,
     ask_questions,
     filter_questions,
@@ -70,7 +71,9 @@ def generate_question_file(
 ) -> GenerationReport:
     """Generate questions for the selected chunks into ``out`` (``question;chunk_id``).
 
-    With ``resume=False`` an existing file is replaced.
+    ``settings.kind`` picks answerable questions (labelled with their chunk)
+    or unanswerable ones (empty chunk id). With ``resume=False`` an existing
+    file is replaced.
     """
     out = Path(out)
     marker = done_path(out)
@@ -94,9 +97,9 @@ def generate_question_file(
             kept, chunk_counts = filter_questions(asked, seen, settings)
             seen = [*seen, *(normalise_question(q) for q in kept)]
             counts = counts + chunk_counts
-            write_labelled_csv(
-                out, [LabelledQuestion("", q, (chunk.id,)) for q in kept], append=True
-            )
+            # An unanswerable question is written without a chunk id: that marks it negative.
+            label = (chunk.id,) if settings.kind is QuestionKind.ANSWERABLE else ()
+            write_labelled_csv(out, [LabelledQuestion("", q, label) for q in kept], append=True)
             with marker.open("a", encoding="utf-8") as handle:
                 handle.write(chunk.id + "\n")
             done += 1

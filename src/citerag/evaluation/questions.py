@@ -14,10 +14,12 @@ import random
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from enum import Enum
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 from rapidfuzz import fuzz, process
 
+from citerag.errors import InvalidInput
 from citerag.generation.llm.base import LLMClient, Message
 from citerag.generation.llm.errors import LLMMalformedReply
 from citerag.types import Chunk
@@ -30,10 +32,24 @@ class QuestionList(BaseModel):
     questions: list[str]
 
 
+class QuestionKind(str, Enum):
+    ANSWERABLE = "answerable"  # the chunk answers it: labelled with the chunk id
+    UNANSWERABLE = "unanswerable"  # on the chunk's subject, but the chunk does not answer it
+
+    @classmethod
+    def parse(cls, value: "str | QuestionKind") -> "QuestionKind":
+        try:
+            return cls(value)
+        except ValueError:
+            valid = ", ".join(k.value for k in cls)
+            raise InvalidInput(f"unknown question kind {value!r}; use one of {valid}") from None
+
+
 @dataclass(frozen=True)
 class QuestionSettings:
     """How questions are generated and filtered."""
 
+    kind: QuestionKind = QuestionKind.ANSWERABLE
     per_chunk: int = 2  # ask for at most this many questions per chunk
     min_chunk_chars: int = 200  # shorter chunks rarely hold a fact worth a question
     min_question_chars: int = 15
@@ -65,33 +81,42 @@ def chunk_language(text: str) -> str:
     return "ru" if letters and len(_CYRILLIC.findall(text)) * 3 >= letters else "en"
 
 
-_PROMPTS = {
-    "ru": (
-        "Ты составляешь вопросы для проверки поисковой системы. Пиши по-русски.",
-        "Составь от 1 до {n} вопросов, на которые отвечает фрагмент ниже. Требования:\n"
-        "- на каждый вопрос фрагмент даёт точный ответ;\n"
-        "- используй имена, названия и термины из фрагмента;\n"
-        "- вопрос должен быть понятен без фрагмента: не пиши «в тексте», «в статье», "
-        "«в этом фрагменте» и т. п.;\n"
-        "- вопросы не повторяют друг друга.\n"
-        'Ответь только JSON вида {{"questions": ["...", "..."]}}.\n\nФрагмент:\n{text}',
-    ),
-    "en": (
-        "You write questions to test a search system. Write in English.",
-        "Write 1 to {n} questions that the passage below answers. Rules:\n"
-        "- the passage gives an exact answer to each question;\n"
-        "- use the names and terms of the passage;\n"
-        "- each question must make sense on its own: never say 'the text', "
-        "'the passage', 'this article' or similar;\n"
-        "- no two questions ask the same thing.\n"
-        'Reply with JSON only: {{"questions": ["...", "..."]}}.\n\nPassage:\n{text}',
-    ),
+_SYSTEM = {
+    "ru": "Ты составляешь вопросы для проверки поисковой системы. Пиши по-русски.",
+    "en": "You write questions to test a search system. Write in English.",
+}
+_TASK = {
+    (QuestionKind.ANSWERABLE, "ru"): "Составь от 1 до {n} вопросов, на которые отвечает фрагмент ниже. Требования:\n"
+    "- на каждый вопрос фрагмент даёт точный ответ;\n",
+    (QuestionKind.ANSWERABLE, "en"): "Write 1 to {n} questions that the passage below answers. Rules:\n"
+    "- the passage gives an exact answer to each question;\n",
+    (QuestionKind.UNANSWERABLE, "ru"): "Составь от 1 до {n} вопросов на ту же тему, что и фрагмент ниже, "
+    "на которые фрагмент НЕ отвечает. Требования:\n"
+    "- вопрос правдоподобен для такой коллекции документов, но ответа на него во фрагменте нет;\n"
+    "- ответ не следует из фрагмента и не является общеизвестным фактом;\n",
+    (QuestionKind.UNANSWERABLE, "en"): "Write 1 to {n} questions on the subject of the passage below "
+    "that the passage does NOT answer. Rules:\n"
+    "- the question is plausible for such a document collection, but the passage holds no answer;\n"
+    "- the answer does not follow from the passage and is not common knowledge;\n",
+}
+_RULES = {
+    "ru": "- используй имена, названия и термины из фрагмента;\n"
+    "- вопрос должен быть понятен без фрагмента: не пиши «в тексте», «в статье», "
+    "«в этом фрагменте» и т. п.;\n"
+    "- вопросы не повторяют друг друга.\n"
+    'Ответь только JSON вида {{"questions": ["...", "..."]}}.\n\nФрагмент:\n{text}',
+    "en": "- use the names and terms of the passage;\n"
+    "- each question must make sense on its own: never say 'the text', "
+    "'the passage', 'this article' or similar;\n"
+    "- no two questions ask the same thing.\n"
+    'Reply with JSON only: {{"questions": ["...", "..."]}}.\n\nPassage:\n{text}',
 }
 
 
-def question_messages(chunk: Chunk, n: int) -> list[Message]:
-    system, user = _PROMPTS[chunk_language(chunk.text)]
-    return [Message("system", system), Message("user", user.format(n=n, text=chunk.text.strip()))]
+def question_messages(chunk: Chunk, n: int, kind: QuestionKind = QuestionKind.ANSWERABLE) -> list[Message]:
+    language = chunk_language(chunk.text)
+    user = (_TASK[(kind, language)] + _RULES[language]).format(n=n, text=chunk.text.strip())
+    return [Message("system", _SYSTEM[language]), Message("user", user)]
 
 
 def parse_questions(reply: str) -> list[str]:
@@ -109,7 +134,7 @@ def parse_questions(reply: str) -> list[str]:
 
 def ask_questions(llm: LLMClient, chunk: Chunk, settings: QuestionSettings) -> list[str]:
     """Ask for questions about one chunk, re-asking when the reply is not valid JSON."""
-    messages = question_messages(chunk, settings.per_chunk)
+    messages = question_messages(chunk, settings.per_chunk, settings.kind)
     schema = QuestionList.model_json_schema()
     error: LLMMalformedReply | None = None
     for _ in range(max(1, settings.max_attempts)):
