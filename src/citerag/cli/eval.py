@@ -17,7 +17,9 @@ from citerag.cli.render import console, error_console
 from citerag.errors import InvalidInput
 
 if TYPE_CHECKING:
+    from citerag.evaluation.labelled import LabelledSet
     from citerag.evaluation.runner import ConfigResult
+    from citerag.index import Index
 
 
 def parse_chunking(spec: str) -> tuple[str, int | None, int | None]:
@@ -55,6 +57,10 @@ def eval_command(
     plain: bool = typer.Option(False, "--plain", help="Measure the bare ranking: no typo correction, no near-duplicate removal."),
     negatives: Path = typer.Option(None, "--negatives", help="CSV of unanswerable questions, to judge the not-found threshold."),
     min_score: float = typer.Option(None, "--min-score", help="The not-found threshold to judge (default: the index setting)."),
+    answers: bool = typer.Option(False, "--answers", help="--questions only: also answer each question and score citations and 'not found'."),
+    llm: str = typer.Option(None, "--llm", help="With --answers: model, e.g. ollama:qwen2.5 (default: $CITERAG_LLM; none → extractive)."),
+    base_url: str = typer.Option(None, "--base-url", help="With --answers: model server URL."),
+    answers_limit: int = typer.Option(None, "--answers-limit", min=1, help="With --answers: answer only the first N questions (and N negatives)."),
     out: Path = typer.Option(None, "--out", "-o", help="Also write every figure (per-question ranks included) as JSON here."),
     plot: Path = typer.Option(None, "--plot", help="Write a bar chart PNG of the headline metrics here."),
     show_ranks: bool = typer.Option(False, "--ranks", help="Print each question's rank of its first relevant chunk."),
@@ -68,6 +74,8 @@ def eval_command(
 
     if (questions is None) == (beir is None):
         raise InvalidInput("give exactly one of --questions CSV (with --index) or --beir FOLDER")
+    if answers and questions is None:
+        raise InvalidInput("--answers needs --questions and an index (a BEIR folder is only scored on retrieval)")
     if any(k < 1 for k in ks):
         raise InvalidInput(f"--k values must be positive, got {sorted(ks)}")
     extra_negatives = _negatives(negatives)
@@ -117,6 +125,10 @@ def eval_command(
                 min_score=min_score,
                 progress=progress,  # type: ignore[arg-type]
             )
+            if answers:
+                results = _with_answer_metrics(
+                    index, labelled, results, llm, base_url, min_score, answers_limit, progress
+                )
             source = f"questions:{questions}"
             texts = {q.id: q.question for q in labelled.questions}
     figures = results_to_json(results, source=source, ks=ks, questions=texts)
@@ -142,6 +154,55 @@ def eval_command(
             console().print(f"wrote {path}")
 
 
+def _with_answer_metrics(
+    index: Index,
+    labelled: LabelledSet,
+    results: list[ConfigResult],
+    llm: str | None,
+    base_url: str | None,
+    min_score: float | None,
+    limit: int | None,
+    progress: object,
+) -> list[ConfigResult]:
+    """Each retriever's result, with answer-level figures added to its ``extra``."""
+    from dataclasses import replace
+    from itertools import islice
+
+    from citerag.evaluation.answers import evaluate_answers
+    from citerag.generation import Pipeline, PipelineConfig, make_llm
+
+    client = make_llm(llm, base_url=base_url)
+    queries = dict(islice(labelled.queries.items(), limit))
+    negatives = dict(islice(labelled.negative_queries.items(), limit))
+    out = []
+    for result in results:
+        pipeline = Pipeline(
+            index,
+            client,
+            config=PipelineConfig(min_score=min_score),
+            search_options={"retriever": result.config.retriever},
+        )
+        stage = f"answer {result.config.name}"
+        metrics = evaluate_answers(
+            pipeline,
+            queries,
+            labelled.qrels,
+            negatives,
+            progress=(lambda d, t, s=stage: progress(s, d, t)) if callable(progress) else None,
+        )
+        out.append(replace(result, extra={**result.extra, **metrics.to_extra()}))
+    return out
+
+
+ANSWER_ROWS = (
+    ("answers: valid citations", "answers.valid_citation_share"),
+    ("answers: supported sentences", "answers.supported_sentence_share"),
+    ("answers: cite a labelled chunk", "answers.cites_labelled_chunk"),
+    ("answers: 'not found' on negatives", "answers.not_found_on_negatives"),
+    ("answers: refused answerable", "answers.not_found_on_positives"),
+)
+
+
 def _print_table(results: Sequence[ConfigResult], headline: list[str], source: str) -> None:
     """Configurations as columns, measures as rows: stays readable in a narrow terminal."""
     n = results[0].report.n_queries if results else 0
@@ -163,6 +224,9 @@ def _print_table(results: Sequence[ConfigResult], headline: list[str], source: s
         rows.append(("false refusals", [f"{r.threshold.false_refusal_rate:.1%}" if r.threshold else "" for r in results]))
         rows.append(("best threshold", [f"{r.best.threshold:.4g}" if r.best else "" for r in results]))
         rows.append(("  its error", [f"{r.best.balanced_error:.1%}" if r.best else "" for r in results]))
+    for label, key in ANSWER_ROWS:
+        if any(key in r.extra for r in results):
+            rows.append((label, [f"{r.extra[key]:.1%}" if key in r.extra else "" for r in results]))
     for name, cells in rows:
         table.add_row(name, *cells)
     console().print(table)
