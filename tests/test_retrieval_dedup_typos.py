@@ -58,3 +58,13 @@ def test_correct_rewrites_only_unknown_terms() -> None:
     )
     assert terms == ["отпуск", "сотрудник"]
     assert [f.word for f in fixes] == ["отпускк"]
+
+
+def test_an_optional_dictionary_check_keeps_real_words() -> None:
+    vocab = {"закодировать": 0, "metastas": 1}
+    df = np.array([3, 20])
+    fixer = TypoCorrector(vocab, df, is_word=lambda w: w == "кодировать")
+    assert fixer.suggest("кодировать", "кодировать") is None  # a real word, just not in the documents
+    assert TypoCorrector(vocab, df).suggest("кодировать", "кодировать") is not None
+    fix = fixer.suggest("matasteses", "matastas")
+    assert fix is not None and fix.replacement == "metastas"

@@ -2,13 +2,15 @@
 vocabulary is replaced by the closest, then most frequent, vocabulary term
 within a small edit distance (rapidfuzz over the index's own vocabulary).
 
+Words the dictionary knows are not corrected when the caller gives an
+``is_word`` check (absent from the documents is not a typo).
 Whether a correction is applied is decided by the caller, which keeps it
 only when it helps (finds better matches than the query as typed).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,10 +61,12 @@ class TypoCorrector:
         vocabulary: Mapping[str, int],
         doc_freq: np.ndarray,
         settings: TypoSettings | None = None,
+        is_word: Callable[[str], bool] | None = None,
     ) -> None:
         self.vocabulary = vocabulary
         self.doc_freq = doc_freq
         self.settings = settings or TypoSettings()
+        self.is_word = is_word
         self._choices: list[str] | None = None
 
     def _terms(self) -> list[str]:
@@ -73,6 +77,8 @@ class TypoCorrector:
     def suggest(self, word: str, term: str) -> Correction | None:
         """The best replacement for an unknown ``term`` (typed as ``word``), if any."""
         if term in self.vocabulary or not term.isalpha():
+            return None
+        if self.is_word is not None and self.is_word(word):
             return None
         best: tuple[int, int, str] | None = None
         # The edit budget follows the word as typed: a guessed lemma of a
