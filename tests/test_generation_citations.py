@@ -150,12 +150,17 @@ def test_embedding_similarity_rescues_a_paraphrase() -> None:
     sources = make_sources(["Каждому положено 28 дней оплачиваемого отпуска."])
     lexical = check_citations(text, sources, SupportScorer(Analyzer()))
     assert lexical.report.unsupported == (0,)
-    dense = check_citations(text, sources, SupportScorer(Analyzer(), FixedEmbedder()))
+    paraphrase = CheckConfig(min_similarity=0.8)
+    dense = check_citations(text, sources, SupportScorer(Analyzer(), FixedEmbedder()), paraphrase)
     support = dense.report.sentences[0].support[0]
     assert support.embedding_similarity is not None
     # the claim has no "отпуск": its vector is orthogonal, so it stays unsupported
     assert not support.supported
     text2 = "Отпуск — это ежегодный отдых сотрудников продолжительностью четыре недели [1]."
-    dense2 = check_citations(text2, sources, SupportScorer(Analyzer(), FixedEmbedder()))
+    dense2 = check_citations(text2, sources, SupportScorer(Analyzer(), FixedEmbedder()), paraphrase)
     assert dense2.report.sentences[0].support[0].embedding_similarity == pytest.approx(1.0)
     assert dense2.report.sentences[0].supported
+    # without a similarity threshold the cosine is reported but does not decide
+    default = check_citations(text2, sources, SupportScorer(Analyzer(), FixedEmbedder()))
+    assert default.report.sentences[0].support[0].embedding_similarity == pytest.approx(1.0)
+    assert not default.report.sentences[0].supported
