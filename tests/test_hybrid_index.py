@@ -187,3 +187,23 @@ def test_float16_vectors_halve_the_file_and_keep_the_ranking(index: Index, tmp_p
         assert [h.chunk.id for h in loaded.search(query, k=3, retriever="dense")] == [
             h.chunk.id for h in index.search(query, k=3, retriever="dense")
         ]
+
+
+class BrokenEmbedder(HashEmbedder):
+    def _embed(self, texts: list[str], *, is_query: bool) -> np.ndarray:
+        if is_query:
+            from citerag.errors import EmbeddingError
+
+            raise EmbeddingError("ollama:nomic-embed-text: cannot get embeddings; is the server running?")
+        return super()._embed(texts, is_query=is_query)
+
+
+def test_default_search_falls_back_to_lexical_when_queries_cannot_be_embedded() -> None:
+    from citerag.errors import EmbeddingError
+
+    broken = Index.from_texts(TEXTS, embedder=BrokenEmbedder())
+    result = broken.retrieve("VPN", k=2)
+    assert result.retriever == "bm25" and result.hits
+    assert "server running" in result.notes[0]
+    with pytest.raises(EmbeddingError):
+        broken.search("VPN", retriever="hybrid")  # asked for explicitly: no silent fallback

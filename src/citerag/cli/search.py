@@ -60,6 +60,10 @@ def search_command(
         query, k=k, retriever=retriever, min_score=min_score, filters=filters, settings=settings, reranker=reranker
     )
     hits = result.hits
+    for note in result.notes:
+        from citerag.cli.render import error_console
+
+        error_console().print(f"[yellow]note:[/] {note}")
     out = console()
     if as_json:
         data = {"query": query, "hits": [h.to_json() for h in hits]}

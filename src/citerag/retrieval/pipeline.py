@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from citerag.errors import InvalidInput
+from citerag.errors import EmbeddingError, InvalidInput
 from citerag.retrieval.candidates import Candidates
 from citerag.retrieval.dedup import deduplicate
 from citerag.retrieval.filters import build_mask
@@ -48,6 +48,7 @@ class SearchResult:
     candidates: Mapping[str, int] = field(default_factory=dict)  # retriever -> candidates kept
     allowed_rows: int | None = None  # rows passing the filters (None: no filters)
     reranker: str | None = None
+    notes: tuple[str, ...] = ()  # e.g. why an automatic hybrid search fell back to lexical
 
     @property
     def not_found(self) -> bool:
@@ -90,9 +91,17 @@ def search(
         scheme = cfg.lexical if retriever is Retriever.HYBRID else retriever
         lexical, terms, corrections = _lexical(index, query, terms, depth, mask, scheme.value, cfg.correct_typos)
         lists.append(cfg.thresholds.apply(lexical))
+    notes: tuple[str, ...] = ()
     if retriever.uses_dense:
-        rows, scores = index.dense.search(query, depth, mask)
-        lists.append(cfg.thresholds.apply(Candidates("dense", rows, scores)))
+        try:
+            rows, scores = index.dense.search(query, depth, mask)
+            lists.append(cfg.thresholds.apply(Candidates("dense", rows, scores)))
+        except (InvalidInput, EmbeddingError) as exc:
+            if cfg.retriever is not None:  # asked for explicitly: the caller must know
+                raise
+            # Hybrid by default only: a missing model or a down server still leaves lexical search.
+            retriever = cfg.lexical
+            notes = (f"searched lexically ({cfg.lexical.value}) only: {exc}",)
     fused = fuse(lists, cfg.fusion) if len(lists) > 1 else _single(lists[0])
     hits = [
         Hit(
@@ -118,6 +127,7 @@ def search(
         candidates={c.name: len(c) for c in lists},
         allowed_rows=allowed_rows,
         reranker=None if reranker is None else reranker.name,
+        notes=notes,
     )
 
 
