@@ -141,3 +141,37 @@ def test_agrees_with_trec_eval_on_shared_beir_sets(name: str) -> None:
     theirs = _trec(run, data.qrels, ks)
     for key, value in theirs.items():
         assert ours.metrics[key] == pytest.approx(value, abs=1e-9), key
+
+
+# -- properties ------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_ids = st.sampled_from([f"д{i}" for i in range(12)])
+_rankings = st.lists(_ids, max_size=15)
+_qrels = st.dictionaries(_ids, st.integers(min_value=-1, max_value=3), max_size=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_rankings, _qrels, st.integers(min_value=1, max_value=15))
+def test_every_metric_is_a_share(ranked: list[str], qrels: dict[str, int], k: int) -> None:
+    for fn in (hit_at_k, mrr_at_k, ndcg_at_k, recall_at_k):
+        assert 0.0 <= fn(ranked, qrels, k) <= 1.0 + 1e-12
+
+
+@settings(max_examples=200, deadline=None)
+@given(_rankings, _qrels, st.integers(min_value=1, max_value=14))
+def test_hit_and_recall_never_drop_with_a_deeper_cutoff(ranked: list[str], qrels: dict[str, int], k: int) -> None:
+    assert hit_at_k(ranked, qrels, k) <= hit_at_k(ranked, qrels, k + 1)
+    assert recall_at_k(ranked, qrels, k) <= recall_at_k(ranked, qrels, k + 1) + 1e-12
+    assert mrr_at_k(ranked, qrels, k) <= mrr_at_k(ranked, qrels, k + 1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_qrels, st.integers(min_value=1, max_value=15))
+def test_the_ideal_ranking_has_ndcg_one(qrels: dict[str, int], k: int) -> None:
+    ideal = sorted((d for d, r in qrels.items() if r > 0), key=lambda d: -qrels[d])
+    if ideal:
+        assert ndcg_at_k(ideal, qrels, k) == pytest.approx(1.0)
+        assert mrr_at_k(ideal, qrels, k) == 1.0
