@@ -162,3 +162,14 @@ def test_reproduces_the_lexical_benchmark_on_xquad_ru(tmp_path: Path, capsys: py
     for key in ("ndcg@10", "mrr@10", "recall@100", "hit@1"):
         assert got[key] == pytest.approx(expected[key], abs=1e-9), key
     assert got["ndcg@10"] > 0.9  # the figure bench/lexical.py reports is about 0.959
+
+
+def test_dense_and_hybrid_with_an_offline_embedder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _beir(tmp_path / "b")
+    code = main(["eval", "--beir", str(folder), "-r", "bm25", "-r", "dense", "-r", "hybrid",
+                 "--embedder", "hash", "--json", "-k", "1", "-k", "3"])
+    assert code == 0
+    configs = {c["config"]: c for c in _json_out(capsys)["configs"]}
+    assert set(configs) == {"bm25", "dense", "hybrid"}
+    assert all(c["n_queries"] == 4 for c in configs.values())
+    assert configs["hybrid"]["metrics"]["hit@3"] >= 0.75  # the lexical half finds the subject words
