@@ -75,3 +75,11 @@ def test_without_negatives_it_explains_how_to_get_them(tmp_path: Path, capsys: p
     assert main(["tune-threshold", "-q", str(only_positive), "-i", str(index_dir)]) == 2
     assert "citerag questions negatives" in capsys.readouterr().err
     assert not (index_dir / "settings.json").exists()
+
+
+def test_negatives_may_come_from_a_plain_text_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    index_dir, questions, _ = _setup(tmp_path)
+    txt = tmp_path / "чужие.txt"
+    txt.write_text("Какая погода на Марсе?\nКто написал «Войну и мир»?\nСколько лун у Юпитера?\n", encoding="utf-8")
+    assert main(["tune-threshold", "-q", str(questions), "--negatives", str(txt), "-i", str(index_dir), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["best"]["n_negative"] == 4  # 1 in the CSV + 3 from the file

@@ -38,10 +38,10 @@ def parse_chunking(spec: str) -> tuple[str, int | None, int | None]:
 def _negatives(path: Path | None) -> dict[str, str]:
     if path is None:
         return {}
-    from citerag.evaluation.labelled import read_labelled_csv
+    from citerag.evaluation.negatives import read_questions
 
-    # Every question of this file counts as unanswerable, whatever its chunk_id column says.
-    return {f"neg-{q.id}": q.question for q in read_labelled_csv(path).questions}
+    # Every question of this source counts as unanswerable, whatever a chunk_id column says.
+    return {f"neg{i}": q for i, q in enumerate(read_questions(path), start=1)}
 
 
 @app.command("eval")
@@ -55,7 +55,7 @@ def eval_command(
     ks: list[int] = typer.Option([1, 3, 5, 10, 100], "--k", "-k", help="Cut-offs for the metrics; repeat for several."),
     embedder: str = typer.Option(None, "--embedder", help="BEIR only: embedder for the dense/hybrid retrievers (e.g. e5, hash)."),
     plain: bool = typer.Option(False, "--plain", help="Measure the bare ranking: no typo correction, no near-duplicate removal."),
-    negatives: Path = typer.Option(None, "--negatives", help="CSV of unanswerable questions, to judge the not-found threshold."),
+    negatives: Path = typer.Option(None, "--negatives", help="Unanswerable questions (CSV, BEIR folder or .txt), to judge the not-found threshold."),
     min_score: float = typer.Option(None, "--min-score", help="The not-found threshold to judge (default: the index setting)."),
     answers: bool = typer.Option(False, "--answers", help="--questions only: also answer each question and score citations and 'not found'."),
     llm: str = typer.Option(None, "--llm", help="With --answers: model, e.g. ollama:qwen2.5 (default: $CITERAG_LLM; none → extractive)."),

@@ -18,7 +18,7 @@ from citerag.errors import InvalidInput
 @app.command("tune-threshold")
 def tune_threshold_command(
     questions: Path = typer.Option(..., "--questions", "-q", help="Labelled CSV `question;chunk_id`; rows with an empty chunk_id are unanswerable."),
-    negatives: Path = typer.Option(None, "--negatives", help="More unanswerable questions (CSV from `citerag questions negatives`)."),
+    negatives: Path = typer.Option(None, "--negatives", help="More unanswerable questions: CSV from `citerag questions negatives`, a BEIR folder or a .txt file."),
     index_dir: Path = IndexDirOption,
     retriever: str = typer.Option(None, "--retriever", "-r", help="Retriever whose scores are thresholded (default: the index's)."),
     write: bool = typer.Option(False, "--write", help="Save the threshold as min_score in the index's settings.json."),
@@ -37,8 +37,12 @@ def tune_threshold_command(
 
     labelled = read_labelled_csv(questions)
     if negatives is not None:
-        extra = read_labelled_csv(negatives).questions
-        labelled = LabelledSet(labelled.questions + tuple(LabelledQuestion(f"neg-{q.id}", q.question) for q in extra))
+        from citerag.evaluation.negatives import read_questions
+
+        extra = read_questions(negatives)
+        labelled = LabelledSet(
+            labelled.questions + tuple(LabelledQuestion(f"neg{i}", q) for i, q in enumerate(extra, start=1))
+        )
     if not labelled.positives or not labelled.negatives:
         raise InvalidInput(
             f"tuning needs answerable and unanswerable questions; {questions} has {len(labelled.positives)} "
