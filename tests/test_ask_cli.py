@@ -133,3 +133,16 @@ def test_user_template_reaches_the_model(capsys: pytest.CaptureFixture[str], ind
     assert sent["stream"] is True  # the pipeline always streams; --no-stream only prints at the end
     assert out.startswith("28 [1].")
     assert "Checked answer" not in out
+
+
+def test_show_prompt_and_json_prompt(capsys: pytest.CaptureFixture[str], index_dir: str) -> None:
+    with FakeLLMServer(reply="Отпуск длится 28 календарных дней [1].") as server:
+        args = ["ask", "Сколько дней отпуска?", "--index", index_dir, "--llm", "openai:good", "--base-url", server.url]
+        code, out, _ = run(capsys, *args, "--show-prompt")
+        assert code == 0
+        assert out.index("Вопрос: Сколько дней отпуска?") < out.index("Отпуск длится 28 календарных дней [1].")
+        code, out, _ = run(capsys, *args, "--json")
+    data = json.loads(out)
+    assert data["prompt"]["counter"] == "estimate" and data["prompt"]["tokens"] > 0
+    assert [m["role"] for m in data["prompt"]["messages"]] == ["system", "user"]
+    assert data["prompt"]["messages"][1]["content"] == server.requests[-1]["json"]["messages"][1]["content"]

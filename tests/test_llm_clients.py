@@ -207,3 +207,15 @@ def test_ollama_model_names_keep_their_tag() -> None:
     llm = make_llm("ollama:qwen2.5:7b", base_url="localhost")
     assert llm is not None and llm.name == "ollama:qwen2.5:7b"
     assert llm.base_url == "http://localhost:11434"  # type: ignore[attr-defined]
+
+
+def test_retry_after_as_an_http_date() -> None:
+    from email.utils import format_datetime
+    from datetime import datetime, timedelta, timezone
+
+    from citerag.generation.llm.retry import parse_retry_after
+
+    soon = format_datetime(datetime.now(timezone.utc) + timedelta(seconds=20), usegmt=True)
+    assert 15 <= parse_retry_after(soon) <= 20  # type: ignore[operator]
+    assert parse_retry_after("garbage") is None
+    assert parse_retry_after(None) is None

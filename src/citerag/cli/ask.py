@@ -15,7 +15,9 @@ from citerag.cli.options import IndexDirOption, JsonOption
 from citerag.cli.render import console, display_source, snippet
 
 if TYPE_CHECKING:  # the generation package loads only when a command runs
-    from citerag.generation import Answer
+    from collections.abc import Sequence
+
+    from citerag.generation import Answer, Message
 
 
 @app.command("ask")
@@ -46,6 +48,7 @@ def ask_command(
     tokenizer: str = typer.Option("estimate", "--tokenizer", help="estimate, tiktoken or auto."),
     timeout: float = typer.Option(60.0, "--timeout", min=0.1, help="Seconds to wait for the model."),
     stream: bool = typer.Option(True, "--stream/--no-stream", help="Print the answer as it is written."),
+    show_prompt: bool = typer.Option(False, "--show-prompt", help="Print the messages sent to the model first."),
     as_json: bool = JsonOption,
 ) -> None:
     """Answer a question from the indexed documents, citing them as [n]."""
@@ -71,6 +74,8 @@ def ask_command(
         out.print_json(json.dumps(answer.to_json(), ensure_ascii=False))
         return
     result = pipeline.stream(question)
+    if show_prompt:
+        _print_prompt(out, result.prompt)
     streamed = ""
     if client is not None and stream:
         for piece in result:
@@ -155,3 +160,13 @@ def _print_check(out: Console, answer: Answer) -> None:
     for flag in answer.flags:
         style = "bold red" if flag.kind.value in ("prompt_injection", "invalid_citation") else "yellow"
         out.print(Text("  ⚠ " + flag.message, style=style))
+
+
+def _print_prompt(out: Console, messages: Sequence[Message]) -> None:
+    if not messages:
+        out.print("[dim](no prompt: nothing was retrieved or no model is configured)[/]\n")
+        return
+    for message in messages:
+        out.rule(f"[dim]{message.role}[/]")
+        out.print(message.content, markup=False, highlight=False, soft_wrap=True)
+    out.rule()

@@ -8,6 +8,7 @@ from enum import Enum
 from typing import Any
 
 from citerag.generation.language import Language
+from citerag.generation.llm.base import Message
 
 
 class AnswerMode(str, Enum):
@@ -236,7 +237,9 @@ class Answer:
     mode: AnswerMode = AnswerMode.LLM
     model: str | None = None
     raw_text: str = ""  # the model's reply before citations were checked
-    prompt_tokens: int = 0  # estimated size of the prompt
+    prompt_tokens: int = 0  # size of the prompt, counted by ``token_counter``
+    token_counter: str = ""
+    prompt: tuple[Message, ...] = ()  # exactly what the model was sent (empty when none was)
 
     @property
     def cited_sources(self) -> tuple[Source, ...]:
@@ -255,6 +258,10 @@ class Answer:
             "flags": [f.to_json() for f in self.flags],
             "cut_sources": [c.to_json() for c in self.cut_sources],
             "timings": self.timings.to_json(),
-            "prompt_tokens": self.prompt_tokens,
             "raw_answer": self.raw_text,
+            "prompt": {
+                "tokens": self.prompt_tokens,
+                "counter": self.token_counter,
+                "messages": [m.to_json() for m in self.prompt],
+            },
         }

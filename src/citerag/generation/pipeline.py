@@ -23,7 +23,7 @@ from citerag.generation.answer import (
 from citerag.generation.citations import CheckConfig, CheckedText, check_citations
 from citerag.generation.extractive import extractive_answer
 from citerag.generation.language import Language, detect_language
-from citerag.generation.llm import LLMClient
+from citerag.generation.llm import LLMClient, Message
 from citerag.generation.prompt import DEFAULT_CONTEXT_TOKENS, Prompt, build_prompt
 from citerag.generation.safety import scan
 from citerag.generation.sentences import strip_citations
@@ -69,7 +69,13 @@ class AnswerStream:
     Reading ``.answer`` before the end consumes the rest of the stream.
     """
 
-    def __init__(self, pieces: Iterator[str], finish: Callable[[str, float], Answer]) -> None:
+    def __init__(
+        self,
+        pieces: Iterator[str],
+        finish: Callable[[str, float], Answer],
+        prompt: tuple[Message, ...] = (),
+    ) -> None:
+        self.prompt = prompt  # what the model is sent; empty when no model is called
         self._pieces = pieces
         self._finish = finish
         self._parts: list[str] = []
@@ -158,7 +164,7 @@ class Pipeline:
             temperature=self.config.temperature,
             max_tokens=self.config.max_answer_tokens,
         )
-        return AnswerStream(pieces, lambda t, s: self._finish(prep, t, s, AnswerMode.LLM))
+        return AnswerStream(pieces, lambda t, s: self._finish(prep, t, s, AnswerMode.LLM), prompt.messages)
 
     def _extractive(self, prep: _Prepared) -> AnswerStream:
         assert prep.prompt is not None
@@ -269,6 +275,8 @@ class Pipeline:
             model=self.llm.name if (self.llm and mode is AnswerMode.LLM) else None,
             raw_text=raw,
             prompt_tokens=prep.prompt.tokens,
+            token_counter=prep.prompt.counter,
+            prompt=prep.prompt.messages if mode is AnswerMode.LLM else (),
         )
 
 
