@@ -209,6 +209,21 @@ def test_ollama_model_names_keep_their_tag() -> None:
     assert llm.base_url == "http://localhost:11434"  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize(
+    ("spec", "given", "expected"),
+    [
+        ("ollama:m", "0.0.0.0:11434", "http://127.0.0.1:11434"),  # OLLAMA_HOST as a bind address
+        ("ollama:m", "https://ollama.example.org", "https://ollama.example.org"),
+        ("openai:m", "127.0.0.1:8080", "http://127.0.0.1:8080/v1"),  # llama-server given as host:port
+        ("openai:m", "http://127.0.0.1:1234/v1/", "http://127.0.0.1:1234/v1"),
+        ("openai:m", "https://gateway.example.org/openai/v1", "https://gateway.example.org/openai/v1"),
+    ],
+)
+def test_server_addresses_are_normalised(spec: str, given: str, expected: str) -> None:
+    llm = make_llm(spec, base_url=given)
+    assert llm.base_url == expected  # type: ignore[union-attr]
+
+
 def test_retry_after_as_an_http_date() -> None:
     from email.utils import format_datetime
     from datetime import datetime, timedelta, timezone

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 from citerag.generation.llm.base import Message
 from citerag.generation.llm.errors import LLMHTTPError, LLMMalformedReply, LLMModelNotFound
@@ -21,8 +22,9 @@ def normalise_host(host: str) -> str:
         host = "http://" + host
     if host.startswith("http://0.0.0.0"):
         host = host.replace("0.0.0.0", "127.0.0.1", 1)  # a bind address, not a destination
-    if host.count(":") == 1:  # no port given
-        host += ":11434"
+    parts = urlsplit(host)
+    if parts.port is None and parts.scheme == "http" and parts.path in ("", "/"):
+        host += ":11434"  # Ollama's port; an https URL is a proxy on its own port
     return host
 
 
