@@ -161,6 +161,8 @@ def test_cli_index_and_search_explain(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "hybrid" in out and "резервнное → резервный" in out and "bm25" in out and "dense" in out
     assert main(["search", "VPN", "--index", idx, "--filter", "format=pdf"]) == 0
     assert "Nothing found" in capsys.readouterr().out
+    assert main(["search", "VPN", "--index", idx, "-t", "dense=0.999", "-t", "bm25=1000"]) == 0
+    assert "Nothing found" in capsys.readouterr().out
     assert main(["search", "VPN", "--index", idx, "--embedder", "hash:64"]) == IndexIncompatible.exit_code
     assert "rebuild" in capsys.readouterr().err
 

@@ -26,6 +26,9 @@ def search_command(
     filters: list[str] = typer.Option(
         [], "--filter", "-f", help="Metadata filter, repeatable: key=value, key=a|b, key>=x, key<=x, key=lo..hi."
     ),
+    thresholds: list[str] = typer.Option(
+        [], "--threshold", "-t", help="Per-retriever minimum score, repeatable: dense=0.8, bm25=5."
+    ),
     explain: bool = typer.Option(False, "--explain", help="Show each retriever's score and rank, typo corrections, filters."),
     fusion: str = typer.Option("zscore", "--fusion", help="Hybrid fusion: zscore, minmax or rrf."),
     rrf_k: float = typer.Option(60.0, "--rrf-k", help="The k of reciprocal rank fusion."),
@@ -42,7 +45,7 @@ def search_command(
     """Search an index and show the best chunks."""
     from citerag import Index
     from citerag.cli.explain import explain_json, print_explain
-    from citerag.retrieval import FusionSettings, RetrievalSettings
+    from citerag.retrieval import FusionSettings, RetrievalSettings, Thresholds, parse_threshold
     from citerag.retrieval.rerank import make_reranker
 
     index = Index.load(index_dir)
@@ -50,7 +53,10 @@ def search_command(
         from citerag.dense import make_embedder
 
         index.dense = index.dense.with_embedder(make_embedder(embedder_spec))
+    limits = dict(parse_threshold(t) for t in thresholds)
+    fused_limit = limits.pop("fused", None)
     settings = RetrievalSettings(
+        thresholds=Thresholds(per_retriever=limits, fused=fused_limit),
         fusion=FusionSettings(method=fusion, rrf_k=rrf_k),  # type: ignore[arg-type]
         top_k_retrieve=top_k_retrieve,
         correct_typos=not no_typos,
