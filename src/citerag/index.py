@@ -18,7 +18,7 @@ from citerag import __version__
 from citerag.dense import Embedder
 from citerag.dense.retriever import DenseRetriever, make_dense
 from citerag.errors import EmptyQuery, IndexIncompatible, InvalidInput, NoDocuments
-from citerag.lexical import BM25Params, LexicalIndex, Scheme, TermCounts, count_terms, stack_counts
+from citerag.lexical import BM25Params, LexicalIndex, TermCounts, count_terms, stack_counts
 from citerag.store import (
     CHUNKS_FILE,
     DocumentRecord,

@@ -18,7 +18,7 @@ from citerag.errors import EmbeddingError, InvalidInput
 from citerag.retrieval.candidates import Candidates
 from citerag.retrieval.dedup import deduplicate
 from citerag.retrieval.filters import build_mask
-from citerag.retrieval.fusion import fuse
+from citerag.retrieval.fusion import Fused, fuse
 from citerag.retrieval.rerank import Reranker, rerank
 from citerag.retrieval.settings import RetrievalSettings, Retriever
 from citerag.retrieval.typos import Correction, TypoCorrector
@@ -131,9 +131,8 @@ def search(
     )
 
 
-def _single(candidates: Candidates) -> list[Any]:
-    from citerag.retrieval.fusion import Fused
-
+def _single(candidates: Candidates) -> list[Fused]:
+    """One retriever: its own scores and ranks, nothing to fuse."""
     return [
         Fused(row=row, score=score, scores={candidates.name: score}, ranks={candidates.name: rank})
         for rank, (row, score) in enumerate(zip(candidates.rows.tolist(), candidates.scores.tolist()), 1)
