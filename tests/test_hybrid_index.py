@@ -209,3 +209,8 @@ def test_default_search_falls_back_to_lexical_when_queries_cannot_be_embedded() 
     assert "server running" in result.notes[0]
     with pytest.raises(EmbeddingError):
         broken.search("VPN", retriever="hybrid")  # asked for explicitly: no silent fallback
+
+
+def test_embedder_may_be_given_by_name() -> None:
+    named = Index.from_texts(TEXTS[:2], embedder="hash:64")
+    assert named.dense is not None and named.dense.info.name == "hash:64"

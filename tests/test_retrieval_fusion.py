@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from citerag.errors import InvalidInput
 from citerag.retrieval import Candidates, FusionMethod, FusionSettings, fuse
@@ -71,3 +73,24 @@ def test_a_lone_candidate_still_counts_for_its_retriever(method: str) -> None:
 
 def test_default_fusion_is_zscore() -> None:
     assert FusionSettings().method is FusionMethod.ZSCORE
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    a=st.lists(st.tuples(st.integers(0, 30), st.floats(-5, 5)), max_size=12, unique_by=lambda t: t[0]),
+    b=st.lists(st.tuples(st.integers(0, 30), st.floats(-5, 5)), max_size=12, unique_by=lambda t: t[0]),
+    method=st.sampled_from(list(FusionMethod)),
+)
+def test_fusion_keeps_every_candidate_once_with_its_own_ranks(
+    a: list[tuple[int, float]], b: list[tuple[int, float]], method: FusionMethod
+) -> None:
+    a.sort(key=lambda t: -t[1])
+    b.sort(key=lambda t: -t[1])
+    lists = [_c("bm25", [r for r, _ in a], [s for _, s in a]), _c("dense", [r for r, _ in b], [s for _, s in b])]
+    fused = fuse(lists, FusionSettings(method=method))
+    assert sorted(f.row for f in fused) == sorted({r for r, _ in a} | {r for r, _ in b})
+    assert all(x.score >= y.score for x, y in zip(fused, fused[1:]))
+    for f in fused:
+        for name, pairs in (("bm25", a), ("dense", b)):
+            rows = [r for r, _ in pairs]
+            assert f.ranks.get(name) == (rows.index(f.row) + 1 if f.row in rows else None)

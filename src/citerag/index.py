@@ -95,7 +95,7 @@ class Index:
         documents: Sequence[DocumentRecord] = (),
         chunking: Mapping[str, Any] | None = None,
         progress: BuildProgress | None = None,
-        embedder: Embedder | None = None,
+        embedder: Embedder | str | None = None,
     ) -> "Index":
         """Index ready-made chunks as they are (with vectors when given an ``embedder``)."""
         _check_unique_ids(chunks)
@@ -153,7 +153,7 @@ class Index:
         bm25: BM25Params | None = None,
         previous: "Index | None" = None,
         progress: BuildProgress | None = None,
-        embedder: Embedder | None = None,
+        embedder: Embedder | str | None = None,
     ) -> "Index":
         """Load, chunk and index files and folders (with vectors when given an ``embedder``).
 
@@ -367,7 +367,7 @@ class Index:
 
 
 def _build_dense(
-    chunks: Sequence[Chunk], embedder: Embedder | None, previous: "Index | None", progress: BuildProgress | None
+    chunks: Sequence[Chunk], embedder: Embedder | str | None, previous: "Index | None", progress: BuildProgress | None
 ) -> DenseRetriever | None:
     """Vectors for a build; chunks unchanged since ``previous`` keep theirs."""
     if embedder is None:

@@ -94,10 +94,15 @@ def embed_chunks(
 
 def make_dense(
     chunks: Sequence[Chunk],
-    embedder: Embedder,
+    embedder: Embedder | str,
     *,
     previous: tuple[Sequence[Chunk], DenseRetriever] | None = None,
     progress: ProgressCallback | None = None,
 ) -> DenseRetriever:
+    """Embed ``chunks`` (``embedder`` may be a spec such as ``"e5"`` or ``"hash"``)."""
+    if isinstance(embedder, str):
+        from citerag.dense.factory import make_embedder
+
+        embedder = make_embedder(embedder)
     vectors = embed_chunks(chunks, embedder, previous=previous, progress=progress)
     return DenseRetriever(VectorIndex(vectors), embedder.info(), embedder)
