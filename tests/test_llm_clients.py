@@ -55,7 +55,7 @@ def test_chat_returns_the_reply_text(server: FakeLLMServer, provider: str) -> No
         assert sent["max_tokens"] == 50 and sent["temperature"] == 0.2
     else:
         assert last_request(server)["path"] == "/api/chat"
-        assert sent["options"] == {"temperature": 0.2, "num_predict": 50}
+        assert sent["options"] == {"temperature": 0.2, "num_predict": 50, "num_ctx": 4096}
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
@@ -234,3 +234,13 @@ def test_retry_after_as_an_http_date() -> None:
     assert 15 <= parse_retry_after(soon) <= 20  # type: ignore[operator]
     assert parse_retry_after("garbage") is None
     assert parse_retry_after(None) is None
+
+
+def test_ollama_context_window_fits_long_prompts(server: FakeLLMServer) -> None:
+    long = [Message("user", "Отпуск сотрудника длится 28 календарных дней. " * 800)]  # ~17k estimated tokens
+    client(server, "ollama", "good").chat(long, max_tokens=500)
+    assert last_request(server)["json"]["options"]["num_ctx"] == 32768
+    from citerag.generation.llm import OllamaClient
+
+    OllamaClient("good", host=server.url, context_window=8192).chat(long)
+    assert last_request(server)["json"]["options"]["num_ctx"] == 8192

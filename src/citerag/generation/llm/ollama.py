@@ -28,8 +28,32 @@ def normalise_host(host: str) -> str:
     return host
 
 
+MIN_CONTEXT = 4096
+
+
+def context_size(messages: Sequence[Message], max_tokens: int | None) -> int:
+    """A ``num_ctx`` that holds the prompt and the answer, as a power of two.
+
+    Ollama's default window (2048 or 4096 tokens, by version) silently drops the
+    *start* of a longer prompt, which is where the instructions are. Powers of
+    two keep the number of distinct sizes (each one reloads the model) small.
+    """
+    from citerag.generation.tokens import EstimateCounter
+
+    counter = EstimateCounter()
+    need = sum(counter.count(m.content) + 4 for m in messages) + (max_tokens or 1024)
+    size = MIN_CONTEXT
+    while size < need:
+        size *= 2
+    return size
+
+
 class OllamaClient:
-    """Chat over Ollama's own API."""
+    """Chat over Ollama's own API.
+
+    ``context_window`` fixes ``num_ctx``; by default it is sized per request
+    to fit the prompt and ``max_tokens`` (see ``context_size``).
+    """
 
     def __init__(
         self,
@@ -38,8 +62,10 @@ class OllamaClient:
         host: str = DEFAULT_HOST,
         timeout: float = 60.0,
         retry: RetryPolicy | None = None,
+        context_window: int | None = None,
     ) -> None:
         self.model = model
+        self.context_window = context_window
         self.name = f"ollama:{model}"
         self._http = JsonHttp(normalise_host(host), model=model, timeout=timeout, retry=retry)
 
@@ -59,7 +85,10 @@ class OllamaClient:
     def _payload(
         self, messages: Sequence[Message], temperature: float, max_tokens: int | None, stream: bool
     ) -> dict[str, Any]:
-        options: dict[str, Any] = {"temperature": temperature}
+        options: dict[str, Any] = {
+            "temperature": temperature,
+            "num_ctx": self.context_window or context_size(messages, max_tokens),
+        }
         if max_tokens is not None:
             options["num_predict"] = max_tokens
         return {
