@@ -76,6 +76,9 @@ def test_resolve_embedder_none_and_auto() -> None:
     assert resolve_embedder("none") == (None, "")
     embedder, _ = resolve_embedder("auto", previous="hash:64")
     assert embedder is not None and embedder.name == "hash:64"
+    assert resolve_embedder("auto", previous="none") == (None, "")  # a lexical-only index stays so
+    embedder, _ = resolve_embedder("hash", previous="none")
+    assert embedder is not None
 
 
 def test_st_embedder_missing_model_dir_is_a_clear_error(tmp_path: Any) -> None:

@@ -64,7 +64,9 @@ def index_command(
     from citerag.dense import default_cache_path, resolve_embedder
 
     cache = None if no_embedding_cache else str(embedding_cache or default_cache_path())
-    previous_embedder = previous.dense.info.name if previous is not None and previous.dense is not None else None
+    previous_embedder = None
+    if previous is not None:  # an update keeps the index's choice, including "no vectors"
+        previous_embedder = previous.dense.info.name if previous.dense is not None else "none"
     embedder, note = resolve_embedder(embedder_spec, previous=previous_embedder, cache_path=cache)
     if note:
         error_console().print(f"[yellow]note:[/] {note}")

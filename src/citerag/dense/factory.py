@@ -89,8 +89,9 @@ def resolve_embedder(
 ) -> tuple[Embedder | None, str]:
     """The embedder for ``spec`` as typed by a user, plus a note to show once.
 
-    ``auto`` (or ``None``): the embedder of the ``previous`` index if any, else
-    e5 when installed, else none (lexical only, and the note says why).
+    ``auto`` (or ``None``): the embedder of the ``previous`` index if any
+    (``"none"`` for a previous lexical-only index), else e5 when installed,
+    else none (lexical only, and the note says why).
     ``none``/``off``: lexical only. With ``cache_path``, documents go through
     the embedding cache there.
     """
@@ -99,6 +100,8 @@ def resolve_embedder(
         return None, ""
     note = ""
     if choice.lower() == "auto":
+        if previous and previous.strip().lower() in _OFF:
+            return None, ""
         if previous:
             embedder: Embedder | None = make_embedder(previous, config)
         else:
