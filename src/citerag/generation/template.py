@@ -12,7 +12,9 @@ import re
 import string
 from dataclasses import dataclass
 from importlib import resources
+from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 
 from citerag.errors import InvalidInput
 from citerag.generation.language import Language
@@ -22,10 +24,12 @@ REQUIRED = ("question", "sources")
 KNOWN = ("question", "sources", "not_found", "n_sources")
 _SECTION = re.compile(r"^\[(system|user)\]\s*$", re.MULTILINE)
 
-NOT_FOUND_TEXT = {
-    Language.RU: "В документах нет ответа на этот вопрос.",
-    Language.EN: "The documents do not contain an answer to this question.",
-}
+NOT_FOUND_TEXT: Mapping[Language, str] = MappingProxyType(
+    {
+        Language.RU: "В документах нет ответа на этот вопрос.",
+        Language.EN: "The documents do not contain an answer to this question.",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)

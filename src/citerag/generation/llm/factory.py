@@ -12,7 +12,7 @@ from citerag.generation.llm.openai import DEFAULT_BASE_URL, OpenAIClient
 from citerag.generation.llm.retry import RetryPolicy
 
 ENV_SPEC = "CITERAG_LLM"
-_OFF = {"", "none", "off", "offline", "extractive"}
+_OFF = frozenset({"", "none", "off", "offline", "extractive"})
 
 
 class Provider(str, Enum):
