@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 BENCH_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "bench"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_embedding_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """CLI runs in tests must not write the user's embedding cache."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("CITERAG_EMBEDDING_CACHE", str(tmp_path_factory.mktemp("embedding-cache") / "embeddings.sqlite"))
+        yield
 
 
 @pytest.fixture
