@@ -51,7 +51,7 @@ def ask_command(
     show_prompt: bool = typer.Option(False, "--show-prompt", help="Print the messages sent to the model first."),
     as_json: bool = JsonOption,
 ) -> None:
-    """Answer a question from the indexed documents, citing them as [n]."""
+    r"""Answer a question from the indexed documents, citing them as \[n]."""
     from citerag import Index
     from citerag.generation import Pipeline, PipelineConfig, make_llm
     from citerag.generation.tokens import TokenizerMode
