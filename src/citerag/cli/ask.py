@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
@@ -83,10 +83,10 @@ def ask_command(
             streamed += piece
         out.print()
     answer = result.answer
-    print_answer(out, answer, streamed)
+    print_answer(out, answer, streamed, pipeline.scorer.analyzer)
 
 
-def print_answer(out: Console, answer: Answer, streamed: str = "") -> None:
+def print_answer(out: Console, answer: Answer, streamed: str = "", analyzer: Any = None) -> None:
     """The answer (unless already streamed as is), then sources, check report and cuts."""
     from citerag.generation import AnswerMode
 
@@ -101,7 +101,7 @@ def print_answer(out: Console, answer: Answer, streamed: str = "") -> None:
         AnswerMode.NOT_FOUND: "nothing relevant was retrieved; no model was called",
     }[answer.mode]
     out.print(f"[dim]{how}[/]")
-    _print_sources(out, answer)
+    _print_sources(out, answer, analyzer)
     _print_check(out, answer)
     if answer.cut_sources:
         out.print(f"\n[bold]Left out[/] ({len(answer.cut_sources)})")
@@ -116,7 +116,8 @@ def print_answer(out: Console, answer: Answer, streamed: str = "") -> None:
     )
 
 
-def _print_sources(out: Console, answer: Answer) -> None:
+def _print_sources(out: Console, answer: Answer, analyzer: Any = None) -> None:
+    """Cited sources with a snippet where the words of the sentences citing them are bold."""
     if not answer.sources:
         return
     cited = [s for s in answer.sources if s.cited]
@@ -139,9 +140,17 @@ def _print_sources(out: Console, answer: Answer) -> None:
             out.print(head)
             if not dim:
                 plain = "\n".join(line for line in s.text.splitlines() if not line.startswith("#"))
-                body = snippet(plain, [], width=200)
+                body = snippet(plain, _cited_words(answer, s.number, plain, analyzer), width=200)
                 body.pad_left(5)
                 out.print(body)
+
+
+def _cited_words(answer: Answer, number: int, text: str, analyzer: Any) -> list[str]:
+    """Surface words of ``text`` whose lemmas occur in the sentences that cite ``number``."""
+    if analyzer is None or not hasattr(analyzer, "matching_words"):
+        return []
+    terms = {t for s in answer.citations.sentences if number in s.citations for t in analyzer.analyze(s.text)}
+    return list(analyzer.matching_words(text, terms)) if terms else []
 
 
 def _print_check(out: Console, answer: Answer) -> None:
