@@ -22,7 +22,8 @@ class SentenceTransformerEmbedder(Embedder):
         batch_size: int = 32,
     ) -> None:
         self.path = Path(path)
-        self.name = f"st:{self.path.name}"
+        # The name must rebuild the embedder at query time, so it keeps the path.
+        self.name = f"st:{self.path}"
         known_q, known_d = default_prefixes(self.path.name)
         self.query_prefix = known_q if query_prefix is None else query_prefix
         self.document_prefix = known_d if document_prefix is None else document_prefix
