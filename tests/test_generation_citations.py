@@ -164,3 +164,28 @@ def test_embedding_similarity_rescues_a_paraphrase() -> None:
     default = check_citations(text2, sources, SupportScorer(Analyzer(), FixedEmbedder()))
     assert default.report.sentences[0].support[0].embedding_similarity == pytest.approx(1.0)
     assert not default.report.sentences[0].supported
+
+
+def test_citation_variants_models_write_are_normalised(scorer: SupportScorer) -> None:
+    text = (
+        "Сотруднику положено 28 календарных дней отпуска [Источник 1]. "
+        "Отпуск можно перенести на следующий год 【2】. "
+        "VPN разрывается через 12 часов [source: 3]."
+    )
+    checked = check_citations(text, make_sources(), scorer)
+    assert checked.text == (
+        "Сотруднику положено 28 календарных дней отпуска [1]. "
+        "Отпуск можно перенести на следующий год [2]. "
+        "VPN разрывается через 12 часов [3]."
+    )
+    assert checked.report.ok
+
+
+def test_a_closing_source_list_is_not_a_claim(scorer: SupportScorer) -> None:
+    text = "Сотруднику положено 28 календарных дней отпуска [1].\n\n**Источники:** [1], [2]"
+    checked = check_citations(text, make_sources(), scorer)
+    assert len(checked.report.sentences) == 1
+    assert checked.report.ok and checked.flags == ()
+    # bracketed years and words are not citations
+    plain = check_citations("Положение действует с 2025 года [2025 г.] [1].", make_sources(), scorer)
+    assert plain.report.invalid == ()

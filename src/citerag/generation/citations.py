@@ -24,6 +24,11 @@ from citerag.generation.sentences import (
 from citerag.generation.support import SupportScorer
 
 
+_LIST_LABEL = re.compile(
+    r"^\W*(?:источники|источник|ссылки|литература|sources?|references?|citations?)\W*$", re.IGNORECASE
+)
+
+
 @dataclass(frozen=True, slots=True)
 class CheckConfig:
     """When a citation counts as supported.
@@ -124,6 +129,8 @@ def _check_sentences(
             continue  # only markers or only stop words: nothing to check
         if not numbers and claim.rstrip().endswith(":"):
             continue  # "Порядок такой:" introduces a list; the items carry the claims
+        if _LIST_LABEL.match(claim):
+            continue  # "Источники: [1], [2]" lists sources, it claims nothing
         pending.append((len(pending), claim, numbers))
 
     pairs = [(claim, sources[n].text) for _, claim, numbers in pending for n in numbers]

@@ -7,9 +7,14 @@ from dataclasses import dataclass
 
 from razdel import sentenize
 
-# [1], [1, 2], [1; 3], [2-4], [1][2]: one group per bracket pair
-CITATION = re.compile(r"\[\s*(\d{1,4}(?:\s*[,;–—-]\s*\d{1,4})*)\s*\]")
-_LEADING_MARKERS = re.compile(r"^(?:\s*\[\s*\d{1,4}(?:\s*[,;–—-]\s*\d{1,4})*\s*\])+")
+# [1], [1, 2], [1; 3], [2-4], [1][2], and the variants models write instead:
+# [Источник 1], [source: 2], [doc 3], 【1】. One group per bracket pair; the check
+# rewrites every variant as [n].
+_LABEL = r"(?:(?:источник[аи]?|source|sources|doc|документ|документы)\s*[:#№]?\s*)?"
+_NUMBERS = r"\d{1,4}(?:\s*[,;–—-]\s*" + _LABEL + r"\d{1,4})*"
+_MARKER = r"[\[【]\s*" + _LABEL + r"(" + _NUMBERS + r")\s*[\]】]"
+CITATION = re.compile(_MARKER, re.IGNORECASE)
+_LEADING_MARKERS = re.compile(r"^(?:\s*" + _MARKER + r")+", re.IGNORECASE)
 _CLOSED = re.compile(r"[.!?…][\"»”')\]]*(?:\s*\[[^\]]*\])*\s*$|^\s*(?:\[[^\]]*\]\s*)+$")
 BULLET = re.compile(r"^\s*(?:[-*•–]|\d{1,3}[.)])\s+")
 
@@ -62,6 +67,7 @@ def strip_bullet(text: str) -> str:
 def citation_numbers(group: str) -> list[int]:
     """``"1, 3-5"`` → ``[1, 3, 4, 5]`` (ranges up to 50 wide; wider is taken as two numbers)."""
     numbers: list[int] = []
+    group = re.sub(r"[^\d,;–—-]+", "", group)  # labels such as "источник" inside a group
     for part in re.split(r"\s*[,;]\s*", group.strip()):
         bounds = re.split(r"\s*[–—-]\s*", part)
         if len(bounds) == 2 and bounds[0] and bounds[1]:
