@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from citerag.generation.answer import FlagKind, Source
 from citerag.generation.citations import CheckConfig, check_citations
@@ -189,3 +193,27 @@ def test_a_closing_source_list_is_not_a_claim(scorer: SupportScorer) -> None:
     # bracketed years and words are not citations
     plain = check_citations("Положение действует с 2025 года [2025 г.] [1].", make_sources(), scorer)
     assert plain.report.invalid == ()
+
+_WORDS = ["Отпуск", "длится", "28", "дней", "VPN", "перенос", "руководитель", "часов"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(
+        st.tuples(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=5), st.lists(st.integers(0, 6), max_size=3)),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_renumbering_invariants(scorer: SupportScorer, parts: list[tuple[list[str], list[int]]]) -> None:
+    text = " ".join(" ".join(words) + "".join(f"[{n}]" for n in numbers) + "." for words, numbers in parts)
+    checked = check_citations(text, make_sources(), scorer)
+    used = [int(n) for n in re.findall(r"\[(\d+)\]", checked.text)]
+    firsts = list(dict.fromkeys(used))
+    assert firsts == list(range(1, len(firsts) + 1))  # numbered by first appearance
+    assert [s.number for s in checked.sources] == [1, 2, 3]  # every source keeps one number
+    assert all(s.cited == (s.number in firsts) for s in checked.sources)
+    valid_given = {n for _, numbers in parts for n in numbers if 1 <= n <= 3}
+    assert len(firsts) == len(valid_given)
+    assert set(checked.report.invalid) == {n for _, numbers in parts for n in numbers if not 1 <= n <= 3}
+
