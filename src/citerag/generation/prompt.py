@@ -42,11 +42,19 @@ def source_from_hit(hit: Hit, number: int) -> Source:
         source=str(meta.get("source", "")),
         title=str(meta.get("title", "")),
         headings=tuple(str(h) for h in (meta.get("headings") or ())),
-        page=int(page) if isinstance(page, (int, float, str)) and str(page).isdigit() else None,
+        page=_page_number(page),
         score=float(hit.score),
         text=text,
         injection=tuple(dict.fromkeys(m.kind.value for m in scan(text))),
     )
+
+
+def _page_number(value: object) -> int | None:
+    """Loaders store pages as ints; JSON round trips may give "3" or 3.0."""
+    try:
+        return int(float(str(value))) if value not in (None, "") else None
+    except ValueError:
+        return None
 
 
 def render_source(source: Source, text: str | None = None) -> str:
