@@ -19,6 +19,7 @@ exists to lower.
     python bench/answers.py                       # xquad-ru and xquad-en, all questions
     python bench/answers.py --limit 200 -k 3      # quicker
     python bench/answers.py --json answers.json
+    python bench/answers.py --embedder e5 --limit 100   # with vectors (slow on a CPU)
 """
 
 from __future__ import annotations
@@ -53,18 +54,19 @@ def answers_of(folder: Path) -> dict[str, list[str]]:
     return out
 
 
-def build(folder: Path) -> tuple[Index, Any]:
+def build(folder: Path, embedder: str | None = None) -> tuple[Index, Any]:
     data = load_beir(folder)
     index = Index.from_texts(
         [doc_text(d) for d in data.corpus],
         ids=[d.id for d in data.corpus],
         metadata=[{"source": f"{data.name}/{d.id}", "title": d.title} for d in data.corpus],
+        embedder=embedder,
     )
     return index, data
 
 
-def answerable(folder: Path, k: int, limit: int | None) -> dict[str, Any]:
-    index, data = build(folder)
+def answerable(folder: Path, k: int, limit: int | None, embedder: str | None = None) -> dict[str, Any]:
+    index, data = build(folder, embedder)
     gold = answers_of(folder)
     pipe = Pipeline(index, config=PipelineConfig(k=k))
     counts = {"in_sources": 0, "in_answer": 0, "in_first": 0, "lead3": 0, "not_found": 0, "checks_ok": 0}
@@ -90,7 +92,8 @@ def answerable(folder: Path, k: int, limit: int | None) -> dict[str, Any]:
     n = len(items)
     rates = {key: v / n for key, v in counts.items()}
     rates["checks_ok"] = counts["checks_ok"] / max(1, n - counts["not_found"])  # of the answered
-    return {"set": data.name, "questions": n, "k": k, **rates, "ms_per_question": 1000 * seconds / n}
+    return {"set": data.name, "questions": n, "k": k, "embedder": embedder, **rates,
+            "ms_per_question": 1000 * seconds / n}
 
 
 def unanswerable(questions_from: Path, corpus_from: Path, k: int, limit: int | None) -> dict[str, Any]:
@@ -109,10 +112,12 @@ def main() -> None:
     parser.add_argument("-k", type=int, default=5)
     parser.add_argument("--limit", type=int, default=None, help="Questions per set (default: all).")
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--embedder", default=None,
+                        help="Also index vectors (e.g. e5): hybrid retrieval, and sentence choice by similarity.")
     args = parser.parse_args()
     out = Console(width=140)
-    rows = [answerable(args.bench_dir / name, args.k, args.limit) for name in args.sets]
-    table = Table(title=f"Extractive answers (no model), k={args.k}")
+    rows = [answerable(args.bench_dir / name, args.k, args.limit, args.embedder) for name in args.sets]
+    table = Table(title=f"Extractive answers (no model), k={args.k}, embedder={args.embedder or 'none'}")
     for col in ("set", "questions", "in_sources", "in_answer", "in_first", "lead3", "not_found", "checks_ok",
                 "ms/question"):
         table.add_column(col, justify="left" if col == "set" else "right")
