@@ -125,9 +125,12 @@ def main() -> None:
         table.add_row(r["set"], str(r["questions"]), *(f"{r[c]:.3f}" for c in
                       ("in_sources", "in_answer", "in_first", "lead3", "not_found", "checks_ok")), f"{r['ms_per_question']:.1f}")
     out.print(table)
-    negatives = [unanswerable(args.bench_dir / "scifact", args.bench_dir / "xquad-en", args.k, args.limit)]
+    negatives = [
+        unanswerable(args.bench_dir / "scifact", args.bench_dir / "xquad-en", args.k, args.limit),
+        unanswerable(args.bench_dir / "xquad-en", args.bench_dir / "xquad-ru", args.k, args.limit),
+    ]
     for neg in negatives:
-        out.print(f"False answers ({neg['questions']}, {neg['n']} questions, no --min-score): "
+        out.print(f"False answers ({neg['questions']}, {neg['n']} questions, no --min-score, offline): "
                   f"{neg['false_answer_rate']:.3f}")
     if args.json:
         args.json.write_text(json.dumps({"answerable": rows, "unanswerable": negatives}, ensure_ascii=False, indent=2),

@@ -94,3 +94,10 @@ def test_extractive_answers_hold_the_gold_answer_on_xquad(bench_dir) -> None:  #
         assert answer.citations.ok or answer.not_found
     assert in_answer / len(items) >= 0.75
     assert in_first / len(items) >= 0.60
+
+
+def test_min_overlap_turns_a_weak_match_into_no_answer(scorer: SupportScorer) -> None:
+    sources = [src(1, "Парковка у офиса бесплатная для всех посетителей компании.")]
+    question = "Сколько стоит обед в столовой офиса?"  # shares only "офис": 1 of 4 content words
+    assert extractive_answer(question, sources, scorer) != ""
+    assert extractive_answer(question, sources, scorer, min_overlap=1 / 3) == ""

@@ -190,3 +190,12 @@ def test_pipeline_streams_from_an_openai_compatible_server(index: Index) -> None
     answer = stream.answer
     assert answer.model == "openai:good" and answer.citations.ok
     assert answer.sources[0].cited
+
+
+def test_offline_answer_needs_a_sentence_covering_a_third_of_the_question(index: Index) -> None:
+    # retrieval finds chunks sharing "сотрудник", but none is about parking
+    answer = Pipeline(index).answer("Сколько стоит парковка у офиса для сотрудника?")
+    assert answer.not_found and answer.text == NOT_FOUND_TEXT[Language.RU]
+    assert answer.cut_sources and {c.reason for c in answer.cut_sources} == {"weak_match"}
+    lenient = Pipeline(index, config=PipelineConfig(extractive_min_overlap=0.0))
+    assert not lenient.answer("Сколько стоит парковка у офиса для сотрудника?").not_found

@@ -106,7 +106,11 @@ def print_answer(out: Console, answer: Answer, streamed: str = "", analyzer: Any
     if answer.cut_sources:
         out.print(f"\n[bold]Left out[/] ({len(answer.cut_sources)})")
         for cut in answer.cut_sources:
-            why = "over the context budget" if cut.reason == "context_budget" else "below --min-score"
+            why = {
+                "context_budget": "over the context budget",
+                "below_min_score": "below --min-score",
+                "weak_match": "no sentence holds a third of the question's words",
+            }.get(cut.reason, cut.reason)
             name = display_source(cut.source, cut.chunk_id)
             out.print(f"  [dim]{name} — score {cut.score:.3f} — {why}[/]", markup=True, highlight=False)
     t = answer.timings

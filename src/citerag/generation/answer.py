@@ -94,7 +94,7 @@ class CutSource:
     source: str
     title: str
     score: float
-    reason: str  # "context_budget" or "below_min_score"
+    reason: str  # "below_min_score", "context_budget" or "weak_match" (offline: no sentence to quote)
     tokens: int = 0
 
     def to_json(self) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 Used when no model is configured, so ``citerag ask`` works on any machine.
 A sentence is scored by the share of the question's content lemmas it
-contains, plus half its embedding similarity to the question when an
+contains (the best one must hold a third of them, else "not found"), plus half its embedding similarity to the question when an
 embedder is available, plus a little for a matching heading path; ties go
 to the better-ranked source.
 """
@@ -98,12 +98,20 @@ def extractive_answer(
     scorer: SupportScorer,
     *,
     max_sentences: int = 3,
+    min_overlap: float = 0.0,
 ) -> str:
-    """Up to ``max_sentences`` best sentences with [n]; "" when none shares a word with the question."""
+    """Up to ``max_sentences`` best sentences with [n].
+
+    "" (not found) when no sentence holds at least ``min_overlap`` of the
+    question's content lemmas: then the sources only share a word or two
+    with the question, and quoting them would answer something else.
+    """
     ranked = sorted(
         candidates(question, sources, scorer),
         key=lambda c: (-c.score, c.source, c.position),
     )
+    if not ranked or max(c.overlap for c in ranked) < min_overlap:
+        return ""
     chosen: list[Candidate] = []
     for cand in ranked:
         if chosen and cand.score < RELATIVE_FLOOR * chosen[0].score:
