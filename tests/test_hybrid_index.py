@@ -79,8 +79,24 @@ def test_thresholds_give_an_explicit_empty_result(index: Index) -> None:
     assert index.search("VPN", min_score=10.0) == []
     strict_dense = RetrievalSettings(thresholds=Thresholds(per_retriever={"dense": 0.999}))
     result = index.retrieve("VPN", k=5, settings=strict_dense)
-    assert result.candidates["dense"] == 0 and result.hits
-    assert all(set(h.ranks) == {"bm25"} for h in result.hits)
+    assert result.not_found  # bm25 finds VPN chunks, but none is close enough for dense
+
+
+def test_per_retriever_threshold_checks_every_hit(index: Index) -> None:
+    everything = index.retrieve("VPN подключение", k=6)
+    for hit in everything.hits:  # every hybrid hit carries both scores, ranked or not
+        assert {"bm25", "dense"} <= set(hit.scores)
+    cut = sorted(h.scores["dense"] for h in everything.hits)[len(everything.hits) // 2]
+    kept = index.retrieve(
+        "VPN подключение", k=6, settings=RetrievalSettings(thresholds=Thresholds(per_retriever={"dense": cut}))
+    )
+    assert kept.hits and all(h.scores["dense"] >= cut for h in kept.hits)
+    assert len(kept.hits) < len(everything.hits)
+    # A threshold on a retriever that takes no part in the search is ignored.
+    lexical = index.retrieve(
+        "VPN", retriever="bm25", settings=RetrievalSettings(thresholds=Thresholds(per_retriever={"dense": 0.999}))
+    )
+    assert lexical.hits
 
 
 def test_typo_correction_is_applied_and_reported(index: Index) -> None:
@@ -214,3 +230,15 @@ def test_default_search_falls_back_to_lexical_when_queries_cannot_be_embedded() 
 def test_embedder_may_be_given_by_name() -> None:
     named = Index.from_texts(TEXTS[:2], embedder="hash:64")
     assert named.dense is not None and named.dense.info.name == "hash:64"
+
+
+def test_index_settings_may_hold_per_retriever_thresholds(index: Index, tmp_path: Path) -> None:
+    import json
+
+    index.save(tmp_path / "idx")
+    (tmp_path / "idx" / "settings.json").write_text(json.dumps({"thresholds": {"dense": 0.999}}), encoding="utf-8")
+    loaded = Index.load(tmp_path / "idx")
+    assert loaded.search("VPN") == []  # "not found" by the dense rule
+    assert loaded.search("VPN", retriever="bm25")  # not a dense search: the rule does not apply
+    loose = RetrievalSettings(thresholds=Thresholds(per_retriever={"dense": 0.0}))
+    assert loaded.search("VPN", settings=loose)  # an explicit threshold wins

@@ -293,6 +293,7 @@ class Index:
             retriever=retriever or self.settings.retriever,
             min_score=self.settings.min_score if min_score is None else min_score,
             filters=filters,
+            default_thresholds=getattr(self.settings, "thresholds", None),  # settings.json, e.g. {"dense": 0.82}
         )
         return hybrid_search(self, query, k, cfg, reranker=reranker)
 

@@ -49,6 +49,8 @@ def print_explain(out: Console, result: Any, total_chunks: int, fusion: str) -> 
         for name in names:
             if name in hit.ranks:
                 cells.append(f"{hit.scores.get(name, 0.0):.3f} (#{hit.ranks[name]})")
+            elif name in hit.scores:  # scored for the check, not ranked by this retriever
+                cells.append(f"[dim]{hit.scores[name]:.3f} (—)[/]")
             else:
                 cells.append("[dim]—[/]")
         table.add_row(str(hit.rank), hit.chunk.id, f"{hit.score:.4f}", *cells)

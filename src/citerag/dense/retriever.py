@@ -56,10 +56,18 @@ class DenseRetriever:
         half = VectorIndex(v.vectors.astype(np.float16), mode=v.mode, hnsw=v.hnsw_settings)
         return DenseRetriever(half, self.info, self._embedder)
 
+    def query_vector(self, query: str) -> np.ndarray:
+        return self.embedder().embed_query(query)
+
+    def score_rows(self, query_vector: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Cosine of the query with the given rows (any rows, not only the top-k)."""
+        matrix = self.vectors.vectors
+        return (matrix[rows].astype(np.float32) @ query_vector).astype(np.float32)
+
     def search(
         self, query: str, k: int, allowed: np.ndarray | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
-        return self.vectors.search(self.embedder().embed_query(query), k, allowed)
+        return self.vectors.search(self.query_vector(query), k, allowed)
 
 
 def embed_chunks(

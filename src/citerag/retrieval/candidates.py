@@ -22,13 +22,6 @@ class Candidates:
     def __len__(self) -> int:
         return int(self.rows.shape[0])
 
-    def above(self, minimum: float | None) -> "Candidates":
-        """Only the candidates scoring at least ``minimum`` (all when ``None``)."""
-        if minimum is None:
-            return self
-        keep = self.scores >= minimum
-        return Candidates(self.name, self.rows[keep], self.scores[keep])
-
     @classmethod
     def empty(cls, name: str) -> "Candidates":
         return cls(name, np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32))

@@ -9,7 +9,7 @@ optional dense, ``query_terms`` and ``matched_terms``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import numpy as np
@@ -90,19 +90,26 @@ def search(
     if retriever.uses_lexical:
         scheme = cfg.lexical if retriever is Retriever.HYBRID else retriever
         lexical, terms, corrections = _lexical(index, query, terms, depth, mask, scheme.value, cfg.correct_typos)
-        lists.append(cfg.thresholds.apply(lexical))
+        lists.append(lexical)
     notes: tuple[str, ...] = ()
+    query_vector: np.ndarray | None = None
     if retriever.uses_dense:
         try:
-            rows, scores = index.dense.search(query, depth, mask)
-            lists.append(cfg.thresholds.apply(Candidates("dense", rows, scores)))
+            query_vector = index.dense.query_vector(query)
+            rows, scores = index.dense.vectors.search(query_vector, depth, mask)
+            lists.append(Candidates("dense", rows, scores))
         except (InvalidInput, EmbeddingError) as exc:
             if cfg.retriever is not None:  # asked for explicitly: the caller must know
                 raise
             # Hybrid by default only: a missing model or a down server still leaves lexical search.
             retriever = cfg.lexical
             notes = (f"searched lexically ({cfg.lexical.value}) only: {exc}",)
-    fused = fuse(lists, cfg.fusion) if len(lists) > 1 else _single(lists[0])
+    if len(lists) > 1:
+        fused = _complete(index, fuse(lists, cfg.fusion), lists, terms, query_vector)
+    else:
+        fused = _single(lists[0])
+    names = {c.name for c in lists}
+    fused = [f for f in fused if cfg.thresholds.passes(f.score, f.scores, names)]
     hits = [
         Hit(
             chunk=index.chunks[f.row],
@@ -112,7 +119,7 @@ def search(
             ranks=f.ranks,
             matched_terms=index.matched_terms(f.row, terms),
         )
-        for i, f in enumerate((f for f in fused if cfg.thresholds.passes_fused(f.score)), 1)
+        for i, f in enumerate(fused, 1)
     ]
     if cfg.dedup:
         hits = deduplicate(hits)
@@ -129,6 +136,33 @@ def search(
         reranker=None if reranker is None else reranker.name,
         notes=notes,
     )
+
+
+def _complete(
+    index: SearchableIndex,
+    fused: list[Fused],
+    lists: Sequence[Candidates],
+    terms: Sequence[str],
+    query_vector: np.ndarray | None,
+) -> list[Fused]:
+    """Hybrid hits get the score of the retriever that did not rank them (no
+    rank): per-retriever thresholds and --explain then see every hit whole."""
+    lexical = next((c.name for c in lists if c.name != "dense"), None)
+    extra: dict[tuple[int, str], float] = {}
+    need_dense = np.asarray([f.row for f in fused if "dense" not in f.scores], dtype=np.int64)
+    if need_dense.size and query_vector is not None:
+        for row, score in zip(need_dense.tolist(), index.dense.score_rows(query_vector, need_dense).tolist()):
+            extra[(row, "dense")] = score
+    need_lexical = [f.row for f in fused if lexical is not None and lexical not in f.scores]
+    if need_lexical and lexical is not None:
+        full = index.lexical.scores(terms, lexical)
+        extra.update(((row, lexical), float(full[row])) for row in need_lexical)
+    if not extra:
+        return fused
+    return [
+        replace(f, scores={**f.scores, **{name: extra[(f.row, name)] for name in ("dense", lexical) if (f.row, name) in extra}})
+        for f in fused
+    ]
 
 
 def _single(candidates: Candidates) -> list[Fused]:
