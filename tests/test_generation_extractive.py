@@ -101,3 +101,10 @@ def test_min_overlap_turns_a_weak_match_into_no_answer(scorer: SupportScorer) ->
     question = "Сколько стоит обед в столовой офиса?"  # shares only "офис": 1 of 4 content words
     assert extractive_answer(question, sources, scorer) != ""
     assert extractive_answer(question, sources, scorer, min_overlap=1 / 3) == ""
+
+
+def test_one_shared_word_of_a_two_word_question_is_not_enough(scorer: SupportScorer) -> None:
+    sources = [src(1, "The policy is effective from 1 January 2025 and covers all employees.")]
+    assert extractive_answer("What is the refund policy?", sources, scorer, min_overlap=1 / 3) != ""
+    assert extractive_answer("What is the refund policy?", sources, scorer, min_overlap=1 / 3, min_terms=2) == ""
+    assert extractive_answer("Who does the policy cover?", sources, scorer, min_overlap=1 / 3, min_terms=2) != ""

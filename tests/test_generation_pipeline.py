@@ -197,5 +197,5 @@ def test_offline_answer_needs_a_sentence_covering_a_third_of_the_question(index:
     answer = Pipeline(index).answer("Сколько стоит парковка у офиса для сотрудника?")
     assert answer.not_found and answer.text == NOT_FOUND_TEXT[Language.RU]
     assert answer.cut_sources and {c.reason for c in answer.cut_sources} == {"weak_match"}
-    lenient = Pipeline(index, config=PipelineConfig(extractive_min_overlap=0.0))
+    lenient = Pipeline(index, config=PipelineConfig(extractive_min_overlap=0.0, extractive_min_terms=0))
     assert not lenient.answer("Сколько стоит парковка у офиса для сотрудника?").not_found

@@ -2,7 +2,8 @@
 
 Used when no model is configured, so ``citerag ask`` works on any machine.
 A sentence is scored by the share of the question's content lemmas it
-contains (the best one must hold a third of them, else "not found"), plus half its embedding similarity to the question when an
+contains (the best one must hold a third of them and at least two, else
+"not found"), plus half its embedding similarity to the question when an
 embedder is available, plus a little for a matching heading path; ties go
 to the better-ranked source.
 """
@@ -99,18 +100,23 @@ def extractive_answer(
     *,
     max_sentences: int = 3,
     min_overlap: float = 0.0,
+    min_terms: int = 1,
 ) -> str:
     """Up to ``max_sentences`` best sentences with [n].
 
     "" (not found) when no sentence holds at least ``min_overlap`` of the
-    question's content lemmas: then the sources only share a word or two
-    with the question, and quoting them would answer something else.
+    question's content lemmas and at least ``min_terms`` of them (fewer when
+    the question has fewer): then the sources share only a word with the
+    question ("refund policy" vs "the policy is effective…"), and quoting
+    them would answer something else.
     """
     ranked = sorted(
         candidates(question, sources, scorer),
         key=lambda c: (-c.score, c.source, c.position),
     )
-    if not ranked or max(c.overlap for c in ranked) < min_overlap:
+    n_terms = len(scorer.terms(question))
+    need = min(min_terms, n_terms) / n_terms if n_terms else 0.0
+    if not ranked or max(c.overlap for c in ranked) < max(min_overlap, need) - 1e-9:
         return ""
     chosen: list[Candidate] = []
     for cand in ranked:

@@ -48,9 +48,10 @@ class PipelineConfig:
     temperature: float = 0.0
     extractive_sentences: int = 3
     # Offline only: the best sentence must hold this share of the question's content lemmas,
-    # else "not found". 1/3 has the lowest balanced error on XQuAD questions asked of their
-    # own corpus vs. of unrelated ones (93.7-96.1 % answered vs. 4.8-9.8 %; docs/ask.md).
+    # and at least this many of them, else "not found". Calibrated on XQuAD questions asked
+    # of their own corpus vs. of unrelated ones (91-93 % answered vs. 1.3-8.7 %; docs/ask.md).
     extractive_min_overlap: float = 1 / 3
+    extractive_min_terms: int = 2
     tokenizer: TokenizerMode = TokenizerMode.ESTIMATE
     language: Language | None = None  # None: from the question's script
     check: CheckConfig = field(default_factory=CheckConfig)
@@ -181,6 +182,7 @@ class Pipeline:
                 self.scorer,
                 max_sentences=self.config.extractive_sentences,
                 min_overlap=self.config.extractive_min_overlap,
+                min_terms=self.config.extractive_min_terms,
             )
             found.append(text)
             yield text or NOT_FOUND_TEXT[prep.language]
