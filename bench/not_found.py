@@ -25,17 +25,21 @@ from citerag.data import sample_dir  # noqa: E402
 from citerag.evaluation.beir import load_beir  # noqa: E402
 from citerag.generation import Pipeline  # noqa: E402
 from citerag.generation.extractive import candidates  # noqa: E402
+from citerag.generation.language import detect_language  # noqa: E402
+from citerag.generation.prompt import build_prompt  # noqa: E402
 
 GATES = (("any shared lemma", 1e-6, 0), ("1/4", 1 / 4, 0), ("1/3", 1 / 3, 0), ("1/3 + 2 lemmas", 1 / 3, 2), ("0.4", 0.4, 0))
 
 
 def best_overlap(pipe: Pipeline, question: str) -> tuple[float, int]:
     """Coverage of the question by its best candidate sentence, and the question's lemma count."""
-    prep = pipe._prepare(question)  # retrieval and prompt, as the pipeline does them
-    if prep.prompt is None:
+    hits = pipe.index.search(question, k=pipe.config.k)
+    if not hits:
         return 0.0, 1
-    found = candidates(prep.question, prep.prompt.sources, pipe.scorer)
-    return max((c.overlap for c in found), default=0.0), len(pipe.scorer.terms(prep.question))
+    language = detect_language(question)
+    sources = build_prompt(question, hits, language=language, context_tokens=pipe.config.context_tokens).sources
+    found = candidates(question, sources, pipe.scorer)
+    return max((c.overlap for c in found), default=0.0), len(pipe.scorer.terms(question))
 
 
 def answered(values: list[tuple[float, int]], share: float, terms: int) -> float:
