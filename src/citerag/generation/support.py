@@ -7,6 +7,8 @@ from typing import Protocol
 
 import numpy as np
 
+CACHE_LIMIT = 20_000  # texts whose terms / vectors are kept between questions
+
 
 class TermAnalyzer(Protocol):
     def analyze(self, text: str) -> list[str]: ...
@@ -36,6 +38,8 @@ class SupportScorer:
     def terms(self, text: str) -> frozenset[str]:
         found = self._terms.get(text)
         if found is None:
+            if len(self._terms) >= CACHE_LIMIT:
+                self._terms.clear()  # a long-running server must not grow without bound
             found = self._terms[text] = frozenset(self.analyzer.analyze(text))
         return found
 
@@ -65,6 +69,9 @@ class SupportScorer:
         """Vectors of ``texts``, embedding in one batch only those not seen before."""
         assert self.embedder is not None
         missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]
+        if missing and len(self._vectors) + len(missing) > CACHE_LIMIT:
+            self._vectors.clear()
+            missing = list(dict.fromkeys(texts))
         if missing:
             rows = np.asarray(self.embedder.embed_documents(missing), dtype=np.float32)
             self._vectors.update(zip(missing, rows))
