@@ -159,7 +159,7 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 events.append(json.dumps({"done": True, "eval_count": 7}) + "\n")
             self._stream(events)
 
-        # -- wire helpers ------------------------------------------------
+        # -- wire format --------------------------------------------------
         def _send(self, status: int, body: Any, headers: dict[str, str] | None = None) -> None:
             data = (body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)).encode()
             self.send_response(status)

@@ -196,7 +196,7 @@ def test_environment_configures_the_client(server: FakeLLMServer, monkeypatch: p
 
 @pytest.mark.parametrize(
     ("spec", "message"),
-    [("gpt-4o", "unknown LLM provider"), ("claude:x", "openai:<model>, ollama:<model>"), ("ollama:", "names no model")],
+    [("gpt-4o", "unknown LLM provider"), ("vertex:x", "openai:<model>, ollama:<model>"), ("ollama:", "names no model")],
 )
 def test_bad_specs_say_how_to_fix_them(spec: str, message: str) -> None:
     with pytest.raises(InvalidInput, match=message):
