@@ -82,4 +82,5 @@ from citerag.cli import questions as _questions  # noqa: E402,F401
 from citerag.cli import tune as _tune  # noqa: E402,F401
 from citerag.cli import chunks as _chunks  # noqa: E402,F401
 from citerag.cli import ask as _ask  # noqa: E402,F401
+from citerag.cli import serve as _serve  # noqa: E402,F401
 # --- end of command modules ---
