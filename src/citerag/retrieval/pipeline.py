@@ -1,5 +1,5 @@
-"""Hybrid search over an index: filter → (typo-corrected) lexical and dense
-candidates → per-retriever thresholds → fusion → fused threshold →
+"""Hybrid search over an index: filter mask → (typo-corrected) lexical and
+dense candidates → fusion → thresholds (per retriever, on every hit; fused) →
 de-duplication → optional reranking → the best ``k``.
 
 Works on anything shaped like ``citerag.Index`` (chunks, analyzer, lexical,
