@@ -242,3 +242,11 @@ def test_index_settings_may_hold_per_retriever_thresholds(index: Index, tmp_path
     assert loaded.search("VPN", retriever="bm25")  # not a dense search: the rule does not apply
     loose = RetrievalSettings(thresholds=Thresholds(per_retriever={"dense": 0.0}))
     assert loaded.search("VPN", settings=loose)  # an explicit threshold wins
+
+
+def test_embedding_reports_progress_per_batch() -> None:
+    seen: list[tuple[str, int, int]] = []
+    embedder = HashEmbedder()
+    embedder.batch_size = 2
+    Index.from_texts(TEXTS, embedder=embedder, progress=lambda stage, done, total: seen.append((stage, done, total)))
+    assert [s for s in seen if s[0] == "embed"] == [("embed", 2, 6), ("embed", 4, 6), ("embed", 6, 6)]

@@ -45,7 +45,7 @@ class SearchResult:
     hits: tuple[Hit, ...]
     terms: tuple[str, ...] = ()
     corrections: tuple[Correction, ...] = ()
-    candidates: Mapping[str, int] = field(default_factory=dict)  # retriever -> candidates kept
+    candidates: Mapping[str, int] = field(default_factory=dict)  # retriever -> candidates it returned
     allowed_rows: int | None = None  # rows passing the filters (None: no filters)
     reranker: str | None = None
     notes: tuple[str, ...] = ()  # e.g. why an automatic hybrid search fell back to lexical
