@@ -13,6 +13,7 @@ from citerag.cli import main
 @pytest.fixture(autouse=True)
 def wide_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "200")  # keep table cells on one line for the assertions
+    monkeypatch.setenv("CITERAG_EMBEDDER", "none")  # these tests are about the lexical path; e5 is slow
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
