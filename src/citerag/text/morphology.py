@@ -62,10 +62,15 @@ class RussianLemmatizer:
         if not items:
             return None
         build = dictionary.build_normal_form
+        if len(items) == 1 and len(items[0][1]) == 1:  # the common case: one parse
+            fixed, ((para, idx),) = items[0]
+            return build(para, idx, fixed).replace("ё", "е")
         candidates = [(fixed, para, idx) for fixed, parses in items for para, idx in parses]
         first_fixed, first_para, first_idx = candidates[0]
         lemma = build(first_para, first_idx, first_fixed)
-        if any(build(para, idx, fixed) != lemma for fixed, para, idx in candidates[1:]):
+        # Forms of one paradigm share its lemma: build each (word, paradigm) once.
+        others = {(fixed, para): idx for fixed, para, idx in candidates[1:] if (fixed, para) != (first_fixed, first_para)}
+        if any(build(para, idx, fixed) != lemma for (fixed, para), idx in others.items()):
             # Homonyms with different lemmas: take the likeliest tag, exactly as
             # pymorphy3's ProbabilityEstimator ranks them (first one on ties).
             prob = morph.prob_estimator.p_t_given_w.prob
