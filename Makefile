@@ -33,6 +33,8 @@ test: install-test
 
 bench: install-test
 	$(PY) bench/lexical.py
+	$(PY) bench/chunking.py
+	$(PY) bench/dense.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info
