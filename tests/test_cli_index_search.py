@@ -118,3 +118,15 @@ def test_help_lists_the_everyday_commands(capsys: pytest.CaptureFixture[str]) ->
     assert code == 0
     for command in ("index", "search"):
         assert command in out
+
+
+def test_bm25_and_analyser_options_are_recorded(capsys: pytest.CaptureFixture[str], docs_dir: Path, tmp_path: Path) -> None:
+    idx = tmp_path / "idx"
+    code, _, _ = run(capsys, "index", str(docs_dir), "--index", str(idx), "-q", "--k1", "1.5", "--b", "0.5", "--russian", "stem")
+    assert code == 0
+    manifest = json.loads((idx / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["components"]["lexical"]["bm25"]["k1"] == 1.5
+    assert manifest["components"]["lexical"]["bm25"]["b"] == 0.5
+    assert manifest["analyzer"]["config"]["russian"] == "stem"
+    code, _, err = run(capsys, "index", str(docs_dir), "--index", str(idx), "-q", "--russian", "magic")
+    assert code == 2 and "lemma" in err and "Traceback" not in err

@@ -39,10 +39,15 @@ def index_command(
     ),
     no_embedding_cache: bool = typer.Option(False, "--no-embedding-cache", help="Do not read or write the embedding cache."),
     float16_vectors: bool = typer.Option(False, "--float16-vectors", help="Store vectors as float16 (half the size)."),
+    k1: float = typer.Option(None, "--k1", min=0.0, help="BM25 term-frequency saturation (default 0.9)."),
+    b: float = typer.Option(None, "--b", min=0.0, max=1.0, help="BM25 length normalisation (default 0.75)."),
+    russian: str = typer.Option(None, "--russian", help="Russian words: lemma (pymorphy3, default), stem (Snowball) or none."),
 ) -> None:
     """Index files and folders into an index directory (updated in place: unchanged files are reused)."""
     from citerag import Index
     from citerag.chunking import make_chunker
+    from citerag.lexical import BM25Params
+    from citerag.text import Analyzer, AnalyzerConfig
 
     paths = list(paths or [])
     if sample:
@@ -70,11 +75,18 @@ def index_command(
     embedder, note = resolve_embedder(embedder_spec, previous=previous_embedder, cache_path=cache)
     if note:
         error_console().print(f"[yellow]note:[/] {note}")
+    analyzer = Analyzer(AnalyzerConfig(russian=russian)) if russian else None
+    bm25 = None
+    if k1 is not None or b is not None:
+        base = previous.lexical.bm25 if previous else BM25Params()
+        bm25 = base.model_copy(update={k: v for k, v in (("k1", k1), ("b", b)) if v is not None})
     started = time.perf_counter()
     with stage_progress(not quiet) as progress:
         index = Index.build(
             paths,
             chunker=chunker,
+            analyzer=analyzer,
+            bm25=bm25,
             include=include,
             exclude=exclude,
             strict=strict,
