@@ -159,3 +159,12 @@ def test_rebuild_reuses_unchanged_documents(docs_dir: Path) -> None:
         assert [(h.chunk.id, round(h.score, 4)) for h in second.search(query)] == [
             (h.chunk.id, round(h.score, 4)) for h in fresh.search(query)
         ]
+
+
+def test_chunks_know_their_span_and_length(docs_dir: Path) -> None:
+    index = Index.build([docs_dir])
+    source = (docs_dir / "otpusk.md").read_text(encoding="utf-8")
+    for chunk in (c for c in index.chunks if c.doc_id == "otpusk.md"):
+        assert chunk.length == chunk.end - chunk.start > 0
+        assert chunk.text.endswith(source[chunk.start : chunk.end])
+        assert chunk.to_json()["length"] == chunk.length

@@ -58,6 +58,11 @@ class Chunk:
     def headings(self) -> tuple[str, ...]:
         return tuple(self.metadata.get("headings", ()) or ())
 
+    @property
+    def length(self) -> int:
+        """Characters of the document span (a retrieval prefix is not counted)."""
+        return self.end - self.start
+
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -66,6 +71,7 @@ class Chunk:
             "ordinal": self.ordinal,
             "start": self.start,
             "end": self.end,
+            "length": self.length,
             "metadata": dict(self.metadata),
         }
 
