@@ -175,3 +175,22 @@ def error_detail(text: str) -> str:
         if err:
             return str(err)[:_SNIPPET]
     return text.strip()[:_SNIPPET]
+
+
+class HttpClientBase:
+    """What every HTTP model client shares: its connection, base URL and closing."""
+
+    _http: JsonHttp
+
+    @property
+    def base_url(self) -> str:
+        return self._http.base_url
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> "HttpClientBase":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

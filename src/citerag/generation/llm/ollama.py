@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from citerag.generation.llm.base import Message
 from citerag.generation.llm.errors import LLMHTTPError, LLMMalformedReply, LLMModelNotFound
-from citerag.generation.llm.http import JsonHttp
+from citerag.generation.llm.http import HttpClientBase, JsonHttp
 from citerag.generation.llm.retry import RetryPolicy
 
 DEFAULT_HOST = "http://127.0.0.1:11434"
@@ -48,7 +48,7 @@ def context_size(messages: Sequence[Message], max_tokens: int | None) -> int:
     return size
 
 
-class OllamaClient:
+class OllamaClient(HttpClientBase):
     """Chat over Ollama's own API.
 
     ``context_window`` fixes ``num_ctx``; by default it is sized per request
@@ -68,19 +68,6 @@ class OllamaClient:
         self.context_window = context_window
         self.name = f"ollama:{model}"
         self._http = JsonHttp(normalise_host(host), model=model, timeout=timeout, retry=retry)
-
-    @property
-    def base_url(self) -> str:
-        return self._http.base_url
-
-    def close(self) -> None:
-        self._http.close()
-
-    def __enter__(self) -> "OllamaClient":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def _payload(
         self, messages: Sequence[Message], temperature: float, max_tokens: int | None, stream: bool

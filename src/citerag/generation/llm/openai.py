@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from citerag.generation.llm.base import Message
 from citerag.generation.llm.errors import LLMHTTPError, LLMMalformedReply
-from citerag.generation.llm.http import JsonHttp
+from citerag.generation.llm.http import HttpClientBase, JsonHttp
 from citerag.generation.llm.retry import RetryPolicy
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -29,7 +29,7 @@ def normalise_base_url(url: str) -> str:
     return url
 
 
-class OpenAIClient:
+class OpenAIClient(HttpClientBase):
     """Chat completions over the OpenAI wire protocol (JSON and SSE streaming)."""
 
     def __init__(
@@ -47,19 +47,6 @@ class OpenAIClient:
         self._http = JsonHttp(
             normalise_base_url(base_url), model=model, headers=headers, timeout=timeout, retry=retry
         )
-
-    @property
-    def base_url(self) -> str:
-        return self._http.base_url
-
-    def close(self) -> None:
-        self._http.close()
-
-    def __enter__(self) -> "OpenAIClient":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def _payload(
         self, messages: Sequence[Message], temperature: float, max_tokens: int | None, stream: bool
