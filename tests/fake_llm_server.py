@@ -11,6 +11,8 @@ The model name picks the behaviour, so one server covers every case:
 - ``garbage``: 200 with a body that is not JSON (or a broken stream event)
 - ``empty``: 200 JSON without the reply field
 - ``nostructured``: 400 when structured output is requested, else ``good``
+- ``jsonobject``: like llama.cpp's Python server: 500 naming ``response_format``
+  for the ``json_schema`` form, structured replies for ``json_object``
 - ``midstream``: a streamed reply that turns into an error event
 - anything else: 404 "model not found", worded as each server does
 """
@@ -122,7 +124,11 @@ def _handler_for(server: FakeLLMServer) -> type[BaseHTTPRequestHandler]:
                 return self._send(200, {"id": "x", "object": "chat.completion"} if openai else {"done": True, "x": 1})
             if model == "nostructured" and structured:
                 return self._send(400, {"error": {"message": "response_format is not supported"}})
-            known = model in {"flaky", "flaky5xx", "slow", "nostructured", "midstream"} or model.startswith("good")
+            if model == "jsonobject" and structured and payload["response_format"].get("type") != "json_object":
+                detail = "('body', 'response_format', 'type'): Input should be 'text' or 'json_object'"
+                return self._send(500, {"error": {"message": f"1 validation error: {detail}"}})
+            known = {"flaky", "flaky5xx", "slow", "nostructured", "jsonobject", "midstream"}
+            known = model in known or model.startswith("good")
             if not known:
                 if openai:
                     err = {"error": {"message": f"The model `{model}` does not exist", "code": "model_not_found"}}

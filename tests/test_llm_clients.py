@@ -168,6 +168,16 @@ def test_structured_output_is_requested_and_falls_back(server: FakeLLMServer) ->
     assert last_request(server)["json"]["format"] == schema
 
 
+def test_json_object_servers_get_the_schema_in_that_form(server: FakeLLMServer) -> None:
+    schema = {"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"]}
+    llm = make_llm("openai:jsonobject", base_url=server.url, retry_delay=0.0)
+    assert json.loads(llm.chat(MESSAGES, json_schema=schema)) == {"answer": DEFAULT_REPLY}  # type: ignore[union-attr]
+    assert last_request(server)["json"]["response_format"] == {"type": "json_object", "schema": schema}
+    asked = server.calls["jsonobject"]
+    llm.chat(MESSAGES, json_schema=schema)  # type: ignore[union-attr]
+    assert server.calls["jsonobject"] == asked + 1  # the rejected form is not tried again
+
+
 def test_api_key_is_sent_as_bearer_only_when_given(server: FakeLLMServer, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("CITERAG_OPENAI_API_KEY", raising=False)

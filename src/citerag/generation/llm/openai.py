@@ -44,6 +44,7 @@ class OpenAIClient(HttpClientBase):
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self.model = model
         self.name = f"openai:{model}"
+        self._rejected_formats: set[str] = set()
         self._http = JsonHttp(
             normalise_base_url(base_url), model=model, headers=headers, timeout=timeout, retry=retry
         )
@@ -72,20 +73,25 @@ class OpenAIClient(HttpClientBase):
         payload = self._payload(messages, temperature, max_tokens, stream=False)
         if json_schema is None:
             return self._content(self._http.post_json("chat/completions", payload))
-        structured = {
-            **payload,
-            "response_format": {
-                "type": "json_schema",
-                "json_schema": {"name": "reply", "schema": json_schema, "strict": True},
-            },
-        }
-        try:
-            return self._content(self._http.post_json("chat/completions", structured))
-        except LLMHTTPError as exc:
-            # Servers without structured output reject response_format with 400/422;
-            # the caller still validates the JSON, so plain generation is a fair fallback.
-            if exc.status not in (400, 422):
-                raise
+        # json_schema is the OpenAI form; llama.cpp's Python server only takes
+        # json_object (+ "schema"); some servers take neither. Formats a server
+        # rejected are remembered so later calls go straight to one that works.
+        formats = [
+            {"type": "json_schema", "json_schema": {"name": "reply", "schema": json_schema, "strict": True}},
+            {"type": "json_object", "schema": json_schema},
+        ]
+        for response_format in formats:
+            if response_format["type"] in self._rejected_formats:
+                continue
+            try:
+                return self._content(
+                    self._http.post_json("chat/completions", {**payload, "response_format": response_format})
+                )
+            except LLMHTTPError as exc:
+                if not _rejects_response_format(exc):
+                    raise
+                self._rejected_formats.add(response_format["type"])
+        # The caller validates the JSON anyway, so plain generation is a fair fallback.
         return self._content(self._http.post_json("chat/completions", payload))
 
     def stream(
@@ -142,3 +148,8 @@ def _delta(event: Any, url: str) -> str:
     except (KeyError, TypeError, AttributeError) as exc:
         raise LLMMalformedReply(f"malformed stream event from {url}: {str(event)[:200]}") from exc
     return piece if isinstance(piece, str) else ""
+
+
+def _rejects_response_format(exc: LLMHTTPError) -> bool:
+    """Servers without a structured-output mode answer 400/422, or (llama.cpp) 500 naming the field."""
+    return exc.status in (400, 422) or "response_format" in str(exc)
