@@ -153,15 +153,11 @@ class Analyzer:
 
     def analyze(self, text: str) -> list[str]:
         """Index terms of ``text`` in order (stop words removed)."""
-        cache = self._cache
-        terms = []
-        for token in tokenize(normalize(text)):
-            term = cache.get(token)
-            if term is None:
-                term = self.term(token)
-            if term:
-                terms.append(term)
-        return terms
+        tokens = tokenize(normalize(text))
+        terms = list(map(self._cache.get, tokens))  # C-level lookups; None marks a new word
+        if None in terms:
+            terms = [self.term(token) if term is None else term for token, term in zip(tokens, terms)]
+        return [term for term in terms if term]
 
     def analyze_many(self, texts: Sequence[str], progress: Progress | None = None) -> list[list[str]]:
         self.warm_up()
