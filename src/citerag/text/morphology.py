@@ -62,17 +62,20 @@ class RussianLemmatizer:
         if not items:
             return None
         build = dictionary.build_normal_form
-        if len(items) == 1 and len(items[0][1]) == 1:  # the common case: one parse
-            fixed, ((para, idx),) = items[0]
-            return build(para, idx, fixed).replace("ё", "е")
-        candidates = [(fixed, para, idx) for fixed, parses in items for para, idx in parses]
-        first_fixed, first_para, first_idx = candidates[0]
+        first_fixed, first_parses = items[0]
+        first_para, first_idx = first_parses[0]
         lemma = build(first_para, first_idx, first_fixed)
-        # Forms of one paradigm share its lemma: build each (word, paradigm) once.
-        others = {(fixed, para): idx for fixed, para, idx in candidates[1:] if (fixed, para) != (first_fixed, first_para)}
-        if any(build(para, idx, fixed) != lemma for (fixed, para), idx in others.items()):
+        # Forms of one paradigm share its lemma: only other paradigms can disagree.
+        ambiguous = any(
+            build(para, idx, fixed) != lemma
+            for fixed, parses in items
+            for para, idx in parses
+            if para != first_para or fixed != first_fixed
+        )
+        if ambiguous:
             # Homonyms with different lemmas: take the likeliest tag, exactly as
             # pymorphy3's ProbabilityEstimator ranks them (first one on ties).
+            candidates = [(fixed, para, idx) for fixed, parses in items for para, idx in parses]
             prob = morph.prob_estimator.p_t_given_w.prob
             tag_of = dictionary.build_tag_info
             probs = [prob(word, tag_of(para, idx)) for _, para, idx in candidates]
