@@ -5,9 +5,9 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from enum import Enum
 from typing import Any, Protocol
 
+from citerag.choices import Choice
 from citerag.loaders.text import Heading, markdown_outline
 from citerag.types import Chunk, Document
 
@@ -16,7 +16,7 @@ Progress = Callable[[int, int], None]
 HEADING_SEPARATOR = " / "
 
 
-class Strategy(str, Enum):
+class Strategy(Choice):
     """How a document is cut into chunks."""
 
     AUTO = "auto"
@@ -25,6 +25,10 @@ class Strategy(str, Enum):
     RECURSIVE = "recursive"
     SENTENCES = "sentences"
     MARKDOWN = "markdown"
+
+    @classmethod
+    def kind(cls) -> str:
+        return "chunking strategy"
 
 
 class Chunker(Protocol):

@@ -32,13 +32,7 @@ OPTIONS: Mapping[Strategy, tuple[str, ...]] = MappingProxyType({
 
 
 def parse_strategy(strategy: str | Strategy) -> Strategy:
-    if isinstance(strategy, Strategy):
-        return strategy
-    try:
-        return Strategy(str(strategy).strip().lower())
-    except ValueError:
-        valid = ", ".join(s.value for s in Strategy)
-        raise InvalidInput(f"unknown chunking strategy {strategy!r}; use one of: {valid}") from None
+    return Strategy.parse(strategy)
 
 
 def make_chunker(

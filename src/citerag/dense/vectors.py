@@ -9,7 +9,6 @@ rows (exact search over those rows is then both faster and complete).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -17,21 +16,18 @@ import numpy as np
 
 from citerag.dense.base import ProgressCallback
 from citerag.dense.topk import top_k
+from citerag.choices import Choice
 from citerag.errors import IndexCorrupted, InvalidInput
 
 
-class SearchMode(str, Enum):
+class SearchMode(Choice):
     AUTO = "auto"
     EXACT = "exact"
     HNSW = "hnsw"
 
     @classmethod
-    def parse(cls, value: "str | SearchMode") -> "SearchMode":
-        try:
-            return cls(value)
-        except ValueError as e:
-            valid = ", ".join(m.value for m in cls)
-            raise InvalidInput(f"unknown vector search mode {value!r}: use one of {valid}") from e
+    def kind(cls) -> str:
+        return "vector search mode"
 
 
 @dataclass(frozen=True, slots=True)

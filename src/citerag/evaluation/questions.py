@@ -14,12 +14,11 @@ import random
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import Enum
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 from rapidfuzz import fuzz, process
 
-from citerag.errors import InvalidInput
+from citerag.choices import Choice
 from citerag.generation.llm.base import LLMClient, Message
 from citerag.generation.llm.errors import LLMMalformedReply
 from citerag.types import Chunk
@@ -32,17 +31,13 @@ class QuestionList(BaseModel):
     questions: list[str]
 
 
-class QuestionKind(str, Enum):
+class QuestionKind(Choice):
     ANSWERABLE = "answerable"  # the chunk answers it: labelled with the chunk id
     UNANSWERABLE = "unanswerable"  # on the chunk's subject, but the chunk does not answer it
 
     @classmethod
-    def parse(cls, value: "str | QuestionKind") -> "QuestionKind":
-        try:
-            return cls(value)
-        except ValueError:
-            valid = ", ".join(k.value for k in cls)
-            raise InvalidInput(f"unknown question kind {value!r}; use one of {valid}") from None
+    def kind(cls) -> str:
+        return "question kind"
 
 
 @dataclass(frozen=True)

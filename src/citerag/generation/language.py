@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import re
-from enum import Enum
 
-from citerag.errors import InvalidInput
+from citerag.choices import Choice
 
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 _CYRILLIC = re.compile(r"[\u0400-\u04FF]")
@@ -16,17 +15,13 @@ _CYRILLIC = re.compile(r"[\u0400-\u04FF]")
 CYRILLIC_WORD_SHARE = 0.4
 
 
-class Language(str, Enum):
+class Language(Choice):
     RU = "ru"
     EN = "en"
 
     @classmethod
-    def parse(cls, value: "str | Language") -> "Language":
-        try:
-            return cls(str(getattr(value, "value", value)).lower())
-        except ValueError:
-            valid = ", ".join(lang.value for lang in cls)
-            raise InvalidInput(f"unknown answer language {value!r}; use one of {valid}") from None
+    def kind(cls) -> str:
+        return "answer language"
 
 
 def detect_language(text: str, default: Language = Language.RU) -> Language:

@@ -9,29 +9,25 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from enum import Enum
 
 import numpy as np
 import scipy.sparse as sp
 from pydantic import BaseModel, ConfigDict, Field
 
+from citerag.choices import Choice
 from citerag.errors import InvalidInput
 from citerag.lexical.counts import TermCounts
 from citerag.lexical.scoring import IDF_FUNCTIONS, bm25_tf, idf_smooth
 from citerag.lexical.selection import top_k
 
 
-class Scheme(str, Enum):
+class Scheme(Choice):
     BM25 = "bm25"
     TFIDF = "tfidf"
 
     @classmethod
-    def parse(cls, value: "str | Scheme") -> "Scheme":
-        try:
-            return cls(value)
-        except ValueError:
-            valid = ", ".join(s.value for s in cls)
-            raise InvalidInput(f"unknown lexical retriever {value!r}; valid: {valid}") from None
+    def kind(cls) -> str:
+        return "lexical retriever"
 
 
 class BM25Params(BaseModel):

@@ -15,26 +15,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 
 import numpy as np
 
+from citerag.choices import Choice
 from citerag.errors import InvalidInput
 from citerag.retrieval.candidates import Candidates
 
 
-class FusionMethod(str, Enum):
+class FusionMethod(Choice):
     RRF = "rrf"
     ZSCORE = "zscore"
     MINMAX = "minmax"
 
     @classmethod
-    def parse(cls, value: "str | FusionMethod") -> "FusionMethod":
-        try:
-            return cls(value)
-        except ValueError:
-            valid = ", ".join(m.value for m in cls)
-            raise InvalidInput(f"unknown fusion method {value!r}: use one of {valid}") from None
+    def kind(cls) -> str:
+        return "fusion method"
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,29 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 
+from citerag.choices import Choice
 from citerag.errors import InvalidInput
 from citerag.retrieval.filters import MetadataFilter
 from citerag.retrieval.fusion import FusionSettings
 from citerag.retrieval.thresholds import Thresholds
 
 
-class Retriever(str, Enum):
+class Retriever(Choice):
     BM25 = "bm25"
     TFIDF = "tfidf"
     DENSE = "dense"
     HYBRID = "hybrid"
-
-    @classmethod
-    def parse(cls, value: "str | Retriever") -> "Retriever":
-        if isinstance(value, cls):
-            return value
-        try:
-            return cls(str(value).strip().lower())
-        except ValueError:
-            valid = ", ".join(r.value for r in cls)
-            raise InvalidInput(f"unknown retriever {value!r}: use one of {valid}") from None
 
     @property
     def uses_dense(self) -> bool:
